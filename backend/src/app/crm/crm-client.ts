@@ -1,0 +1,56 @@
+/**
+ * The one way feature code reaches CiviCRM. Two implementations: the live HTTP client
+ * (CiviCrmHttpClient) and the in-memory model used in stub mode (InMemoryCrmClient), so stub
+ * mode runs exactly the route logic that production runs.
+ *
+ * Implementations own URL building, authentication, timeouts, envelopes and error mapping;
+ * callers get plain rows or a CrmError.
+ */
+export type Api4Operator =
+  | '='
+  | '!='
+  | '<>'
+  | '>'
+  | '>='
+  | '<'
+  | '<='
+  | 'IN'
+  | 'NOT IN'
+  | 'LIKE'
+  | 'NOT LIKE'
+  | 'CONTAINS'
+  | 'NOT CONTAINS'
+  | 'IS EMPTY'
+  | 'IS NOT EMPTY'
+  | 'IS NULL'
+  | 'IS NOT NULL'
+  | 'BETWEEN';
+
+export type Api4Condition =
+  [field: string, operator: Api4Operator, value?: unknown] | ['OR' | 'AND' | 'NOT', Api4Condition[]];
+
+export interface Api4Params {
+  select?: string[];
+  where?: Api4Condition[];
+  orderBy?: Record<string, 'ASC' | 'DESC'>;
+  limit?: number;
+  offset?: number;
+  values?: Record<string, unknown>;
+  /** Any other action parameter (e.g. contactId and checksum for validateChecksum). */
+  [parameter: string]: unknown;
+}
+
+export type CrmRow = Record<string, unknown>;
+
+export interface CrmClient {
+  /** One APIv4 call; `get*` actions travel as GET, every other action as POST. */
+  api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]>;
+  /** One APIv3 call through civicrm/ajax/rest; `values` normalized to an array. */
+  api3<T extends CrmRow = CrmRow>(
+    entity: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Promise<T[]>;
+}
+
+export const CRM_CLIENT = Symbol('CRM_CLIENT');

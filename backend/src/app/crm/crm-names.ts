@@ -1,0 +1,10 @@
+/** Names in the CRM that the service depends on (spec: Resources and their fields). */
+export const ACTIVITY_TYPE_NAME = 'Check-in (organizing)';
+export const ACTIVITY_CUSTOM_GROUP = 'Check_in_data__organizing_';
+export const CONTACT_CUSTOM_GROUP = 'Food_Co_op_Organizing';
+/** Set only on activities staff create; the form never writes it (decision 7). */
+export const ACTIVITY_STAGE_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Stage`;
+/** Holds the browser's submissionId so a retried submit finds its activity (decision 12). */
+export const SUBMISSION_ID_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Submission_ID`;
+export const FORM_CONTACT_RELATIONSHIP = 'Primary Contact';
+export const ACTIVITY_STATUS_NAME = 'Completed';

@@ -1,0 +1,51 @@
+const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
+const { join } = require('node:path');
+const requiredCrmSettings = require('./src/app/config/required-crm-settings.json');
+
+/**
+ * A production build (NODE_ENV=production in the build's environment, as on the hosting
+ * platform) refuses to build without the CRM settings the service needs to run (spec:
+ * "the build fails with a clear message"), instead of shipping a bundle that cannot start.
+ */
+function assertProductionSettings() {
+  if (process.env.NODE_ENV !== 'production' || process.env.CHECKIN_BUILD_SKIP_ENV_CHECK === '1') {
+    return;
+  }
+  const missing = requiredCrmSettings.filter((name) => !process.env[name]?.trim());
+  if (missing.length > 0) {
+    throw new Error(
+      `Production build stopped: missing required CRM setting(s) ${missing.join(', ')}. ` +
+        'Set them in the build environment (see README, Settings).',
+    );
+  }
+}
+
+assertProductionSettings();
+
+module.exports = {
+  output: {
+    path: join(__dirname, '../dist/backend'),
+    clean: true,
+    // file-type is ESM-only: keep `import()` as a real dynamic import in the CommonJS bundle.
+    environment: { dynamicImport: true },
+  },
+  externals: { 'file-type': 'import file-type' },
+  devtool: 'source-map',
+  plugins: [
+    new NxAppWebpackPlugin({
+      target: 'node',
+      compiler: 'tsc',
+      main: './src/main.ts',
+      tsConfig: './tsconfig.app.json',
+      additionalEntryPoints: [
+        { entryName: 'emulator', entryPath: './src/app/crm/emulator/emulator.main.ts' },
+      ],
+      optimization: false,
+      outputHashing: 'none',
+      generatePackageJson: false,
+      externalDependencies: 'all',
+      mergeExternals: true,
+      sourceMap: true,
+    }),
+  ],
+};

@@ -1,0 +1,20 @@
+/** Front-end unit tests: zoneless Angular in jsdom (jest-preset-angular). */
+module.exports = {
+  displayName: 'frontend',
+  preset: 'jest-preset-angular',
+  rootDir: __dirname,
+  setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
+  testEnvironment: 'jsdom',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  transform: {
+    '^.+\\.(ts|mjs|js|html)$': [
+      'jest-preset-angular',
+      { tsconfig: '<rootDir>/tsconfig.spec.json', stringifyContentPathRegex: '\\.(html|svg)$' },
+    ],
+  },
+  transformIgnorePatterns: ['node_modules/(?!.*\\.mjs$|d3-|internmap|@swimlane)'],
+  moduleNameMapper: {
+    '^@checkin/contract$': '<rootDir>/../libs/contract/src/index.ts',
+  },
+  coverageDirectory: '../dist/coverage/frontend',
+};

@@ -1,0 +1,26 @@
+import type { Routes } from '@angular/router';
+
+/** One lazy chunk per page, so chart code loads only with the report (and staff) pages. */
+export const routes: Routes = [
+  {
+    path: '',
+    pathMatch: 'full',
+    title: 'Co-op check-in',
+    loadComponent: () => import('./form/form-page').then((m) => m.FormPage),
+  },
+  {
+    path: 'report',
+    title: 'Check-in history',
+    loadComponent: () => import('./report/report-page').then((m) => m.ReportPage),
+  },
+  {
+    path: 'staff',
+    title: 'Staff report',
+    loadComponent: () => import('./staff/staff-page').then((m) => m.StaffPage),
+  },
+  {
+    path: '**',
+    title: 'Page not found',
+    loadComponent: () => import('./core/not-found-page').then((m) => m.NotFoundPage),
+  },
+];

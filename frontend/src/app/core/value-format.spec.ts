@@ -1,0 +1,76 @@
+import type { FieldConfig, FieldType } from '@checkin/contract';
+import { calendarDay, formatDate, formatValue, multiValues } from './value-format';
+
+const field = (type: FieldType): FieldConfig => ({ name: 'f', label: 'F', type });
+
+describe('formatValue', () => {
+  it('formats currency in the locale', () => {
+    expect(formatValue(1234.5, field('currency'))).toBe('$1,234.50');
+    expect(formatValue('250', field('currency'), { locale: 'de-DE', currency: 'EUR' })).toBe('250,00\u00a0€');
+  });
+
+  it('shows percent fields with a percent sign', () => {
+    expect(formatValue(42.5, field('percent'))).toBe('42.5%');
+    expect(formatValue('100', field('percent'))).toBe('100%');
+  });
+
+  it('groups digits in numbers', () => {
+    expect(formatValue(12000, field('number'))).toBe('12,000');
+  });
+
+  it('shows booleans as Yes or No', () => {
+    expect(formatValue(true, field('boolean'))).toBe('Yes');
+    expect(formatValue('0', field('boolean'))).toBe('No');
+  });
+
+  it('resolves select and readonly values through the option group', () => {
+    const options = [{ value: 'done', label: 'Complete' }];
+    expect(formatValue('done', field('select'), { options })).toBe('Complete');
+    expect(formatValue('done', field('readonly'), { options })).toBe('Complete');
+    expect(formatValue('other', field('select'), { options })).toBe('other');
+  });
+
+  it('accepts multiselect values as an array or a delimited string', () => {
+    const options = [
+      { value: 'bulk', label: 'Bulk foods' },
+      { value: 'produce', label: 'Local produce' },
+    ];
+    expect(formatValue(['bulk', 'produce'], field('multiselect'), { options })).toBe(
+      'Bulk foods, Local produce',
+    );
+    expect(formatValue('\u0001bulk\u0001produce\u0001', field('multiselect'), { options })).toBe(
+      'Bulk foods, Local produce',
+    );
+    expect(multiValues('bulk,produce')).toEqual(['bulk', 'produce']);
+  });
+
+  it('names files, or falls back to the attachment number', () => {
+    expect(formatValue({ id: 7, file_name: 'plan.pdf' }, field('file'))).toBe('plan.pdf');
+    expect(formatValue({ id: 7 }, field('file'))).toBe('Attachment #7');
+    expect(formatValue(9, field('file'))).toBe('Attachment #9');
+  });
+
+  it('shows other values as they are and empty values as nothing', () => {
+    expect(formatValue('Hello', field('text'))).toBe('Hello');
+    expect(formatValue(null, field('text'))).toBe('');
+    expect(formatValue([], field('multiselect'))).toBe('');
+  });
+});
+
+describe('formatDate', () => {
+  it('formats a calendar date as a long date', () => {
+    expect(formatDate('2025-03-15')).toBe('March 15, 2025');
+    expect(formatDate('2025-03-15 00:30:00')).toBe('March 15, 2025');
+  });
+
+  it('never shifts a YYYY-MM-DD value by the time zone', () => {
+    // The suite runs under several TZ values (see the test runner); the answer must not change.
+    expect(formatDate('2024-01-01')).toBe('January 1, 2024');
+    expect(formatDate('2024-12-31')).toBe('December 31, 2024');
+    expect(calendarDay('1970-01-02')).toBe(1);
+  });
+
+  it('leaves text that is not a date alone', () => {
+    expect(formatDate('soon')).toBe('soon');
+  });
+});

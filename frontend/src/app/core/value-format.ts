@@ -1,0 +1,144 @@
+import type { FieldConfig, FieldValue, FileValue, OptionItem } from '@checkin/contract';
+
+/**
+ * The spec's value formatting table, shared by the report and the staff page. Pure functions
+ * of (value, field, options, locale) so every rule is tested without a browser.
+ */
+export interface FormatContext {
+  options?: readonly OptionItem[];
+  locale?: string;
+  currency?: string;
+}
+
+const DEFAULT_LOCALE = 'en-US';
+const DEFAULT_CURRENCY = 'USD';
+/** CiviCRM stores multi-valued custom fields between SOH separators ("\u0001a\u0001b\u0001"). */
+const CIVICRM_VALUE_SEPARATOR = String.fromCharCode(1);
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
+
+export function formatValue(
+  value: FieldValue | undefined,
+  field: FieldConfig,
+  context: FormatContext = {},
+): string {
+  if (isEmptyValue(value)) return '';
+  const locale = context.locale ?? DEFAULT_LOCALE;
+  switch (field.type) {
+    case 'currency':
+      return formatCurrency(value, locale, context.currency ?? DEFAULT_CURRENCY);
+    case 'percent':
+      return formatPercent(value, locale);
+    case 'number':
+      return formatNumber(value, locale);
+    case 'date':
+      return formatDate(value, locale);
+    case 'boolean':
+      return formatBoolean(value);
+    case 'select':
+    case 'readonly':
+      return optionLabel(String(value), context.options);
+    case 'multiselect':
+      return multiValues(value)
+        .map((item) => optionLabel(item, context.options))
+        .join(', ');
+    case 'file':
+      return formatFile(value);
+    case 'text':
+      return String(value);
+  }
+}
+
+export function isEmptyValue(value: FieldValue | undefined): value is null | undefined | '' {
+  if (value === null || value === undefined || value === '') return true;
+  return Array.isArray(value) && value.length === 0;
+}
+
+/** A number from a CRM value (numbers, numeric strings); null when not numeric. */
+export function toNumber(value: FieldValue | undefined): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  return null;
+}
+
+export function formatCurrency(
+  value: FieldValue,
+  locale = DEFAULT_LOCALE,
+  currency = DEFAULT_CURRENCY,
+): string {
+  const amount = toNumber(value);
+  if (amount === null) return String(value);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+}
+
+/** Percent fields hold 0..100, not a fraction: 42.5 renders as "42.5%". */
+export function formatPercent(value: FieldValue, locale = DEFAULT_LOCALE): string {
+  const amount = toNumber(value);
+  if (amount === null) return String(value);
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount)}%`;
+}
+
+export function formatNumber(value: FieldValue, locale = DEFAULT_LOCALE): string {
+  const amount = toNumber(value);
+  if (amount === null) return String(value);
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
+}
+
+/**
+ * Long date. A calendar date ("2025-03-15", or the date part of "2025-03-15 10:00:00") is
+ * formatted in UTC from its parts, so no time zone can move it to the previous day.
+ */
+export function formatDate(value: FieldValue, locale = DEFAULT_LOCALE): string {
+  const parts = calendarDateParts(String(value));
+  if (!parts) return String(value);
+  const date = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
+/** Year, month and day of a CRM date or date-time string, or of an ISO string with offset. */
+export function calendarDateParts(text: string): { year: number; month: number; day: number } | null {
+  const match = DATE_ONLY.exec(text) ?? DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  return { year, month, day };
+}
+
+/** Days since the epoch for a calendar date, for placing dates on an axis without time zones. */
+export function calendarDay(text: string): number | null {
+  const parts = calendarDateParts(text);
+  return parts ? Date.UTC(parts.year, parts.month - 1, parts.day) / 86_400_000 : null;
+}
+
+export function formatBoolean(value: FieldValue): string {
+  if (value === true || value === 1 || value === '1' || value === 'true') return 'Yes';
+  if (value === false || value === 0 || value === '0' || value === 'false') return 'No';
+  return String(value);
+}
+
+export function optionLabel(value: string, options: readonly OptionItem[] | undefined): string {
+  return options?.find((option) => option.value === value)?.label ?? value;
+}
+
+/** Multiselect values arrive as an array or a delimited string; both become a list. */
+export function multiValues(value: FieldValue): string[] {
+  if (Array.isArray(value)) return value.map(String).filter((item) => item !== '');
+  return String(value)
+    .split(CIVICRM_VALUE_SEPARATOR)
+    .flatMap((part) => part.split(/[,|]/))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+export function isFileValue(value: unknown): value is FileValue {
+  return typeof value === 'object' && value !== null && typeof (value as FileValue).id === 'number';
+}
+
+export function formatFile(value: FieldValue): string {
+  if (isFileValue(value)) return value.file_name || `Attachment #${value.id}`;
+  const id = toNumber(value);
+  return id === null ? String(value) : `Attachment #${id}`;
+}

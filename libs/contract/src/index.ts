@@ -1,0 +1,3 @@
+export * from './lib/fields';
+export * from './lib/payloads';
+export * from './lib/errors';

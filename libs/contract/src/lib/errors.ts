@@ -1,0 +1,44 @@
+/** Every error the API answers has this body (decision 14). */
+export interface ErrorBody {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  /** Field names at fault, for validation errors. */
+  fields?: string[];
+}
+
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'UNKNOWN_FIELDS',
+  'ORG_REQUIRED',
+  'CHECKSUM_INVALID',
+  'STAFF_KEY_INVALID',
+  'ADMIN_KEY_INVALID',
+  'FORBIDDEN',
+  'CONTACT_MISMATCH',
+  'ORG_NOT_ALLOWED',
+  'NOT_FOUND',
+  'FIELD_NOT_ALLOWED',
+  'FILE_MISSING',
+  'FILE_TOO_LARGE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_FILE_TYPE',
+  'FILE_CONTENT_MISMATCH',
+  'RATE_LIMITED',
+  'CRM_UNAVAILABLE',
+  'CRM_TIMEOUT',
+  'ACTIVITY_NOT_SAVED',
+  'NOT_READY',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const body = value as Partial<ErrorBody>;
+  return (
+    typeof body.statusCode === 'number' && typeof body.code === 'string' && typeof body.message === 'string'
+  );
+}

@@ -1,0 +1,112 @@
+import type { FieldValue, FieldValues, FileValue, OptionMap, SectionConfig, StageRank } from './fields';
+
+/** Internal form id (spec). Also keys the browser's draft. */
+export const FORM_ID = 'org_engagement_check_in';
+
+/** The link parameters every owner route takes (decision 1). */
+export interface OwnerLinkParams {
+  cid: string;
+  cs: string;
+  contactId?: string;
+  orgId?: string;
+}
+
+export interface ContactIdentity {
+  id: number;
+  first_name: string;
+  last_name: string;
+  /** Read through `email_primary.email`; null when the person has none. */
+  email: string | null;
+}
+
+export interface OrganizationRef {
+  id: number;
+  name: string;
+}
+
+/** One stage option, ranked by option weight (decision 7). */
+export interface StageOption {
+  rank: StageRank;
+  /** The CRM's stored option value (not necessarily a number). */
+  value: string;
+  label: string;
+}
+
+/** The derived current stage: Inquiry (rank 0, value null) when no activity has Stage set. */
+export interface StageInfo {
+  rank: StageRank;
+  value: string | null;
+  label: string;
+}
+
+export interface UploadLimits {
+  maxBytes: number;
+  mimeTypes: string[];
+  /** For the file picker's `accept` attribute. */
+  extensions: string[];
+}
+
+export interface FormDataPayload {
+  formId: typeof FORM_ID;
+  contact: ContactIdentity;
+  organization: OrganizationRef;
+  currentStage: StageInfo;
+  stages: StageOption[];
+  /** Values keyed by form-side field name; file fields hold {id, file_name}. */
+  prefill: FieldValues;
+  options: OptionMap;
+  /** Every section; the page shows 0 and 1..currentStage.rank (decision 8). */
+  sections: SectionConfig[];
+  upload: UploadLimits;
+}
+
+export interface SubmitRequest {
+  cid: string;
+  cs: string;
+  contactId?: string;
+  orgId?: string;
+  /** UUID made by the browser per submission; makes submit idempotent. */
+  submissionId: string;
+  values: FieldValues;
+}
+
+export interface SubmitResponse {
+  activityId: number;
+  /** ISO 8601. */
+  submittedAt: string;
+}
+
+export type UploadResponse = FileValue;
+
+/** Decision 20. */
+export interface FieldHistoryEntry {
+  value: FieldValue;
+  /** The activity's activity_date_time as ISO 8601. */
+  date: string;
+  activityId: number;
+}
+
+/** Decision 20. */
+export interface ActivitySummary {
+  id: number;
+  date: string;
+  /** Rank of the stage set on that activity, or null. */
+  stage: StageRank | null;
+  /** How many configured fields hold a non-empty value on it. */
+  fieldCount: number;
+}
+
+/** Only fields with at least one non-empty entry; each list newest first. */
+export type FieldHistory = Record<string, FieldHistoryEntry[]>;
+
+export interface ReportPayload {
+  orgName: string;
+  currentStage: StageInfo;
+  /** Newest first: by date, then by id. */
+  activities: ActivitySummary[];
+  fieldHistory: FieldHistory;
+  options: OptionMap;
+  stages: StageOption[];
+  /** The stage sections' field configuration, so the page can group and format. */
+  sections: SectionConfig[];
+}
