@@ -1,3 +1,5 @@
 export * from './lib/fields';
 export * from './lib/payloads';
 export * from './lib/errors';
+export * from './lib/staff';
+export * from './lib/admin';

@@ -1,0 +1,159 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { OwnerLinkParams } from '@checkin/contract';
+import { createHash } from 'node:crypto';
+import { appConfig, type AppConfig } from '../config/app-config';
+import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { FORM_CONTACT_RELATIONSHIP } from '../crm/crm-names';
+import { Errors } from '../errors/app-error';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+
+/** Who a valid owner link lets in: the person and the one organization the request is about. */
+export interface OwnerAccess {
+  contactId: number;
+  orgId: number;
+}
+
+interface CachedGrant {
+  organizations: number[];
+  expiresAt: number;
+}
+
+interface RelationshipRow {
+  contact_id_a: number;
+  contact_id_b: number;
+  'relationship_type_id.contact_type_a': string | null;
+  'relationship_type_id.contact_type_b': string | null;
+}
+
+const MAX_CACHED_GRANTS = 10_000;
+const POSITIVE_ID = /^[1-9]\d{0,9}$/;
+
+/**
+ * Decisions 1–3. The CRM validates the checksum; the person's 'Primary Contact' organizations
+ * are read in the same round trip (a read that needs only the link's parameters), and nothing is
+ * used before the checksum is known to be valid. A success is cached for at most five minutes,
+ * keyed by a hash of (cid, cs); failures never are, and count against the caller's address.
+ */
+@Injectable()
+export class OwnerAccessService {
+  private readonly grants = new Map<string, CachedGrant>();
+
+  constructor(
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly rateLimits: RateLimitService,
+  ) {}
+
+  private now(): number {
+    return Date.now();
+  }
+
+  async authorize(link: Partial<OwnerLinkParams>, clientAddress: string): Promise<OwnerAccess> {
+    const cid = parseId(link.cid);
+    const checksum = typeof link.cs === 'string' ? link.cs.trim() : '';
+    if (cid === null || checksum === '' || checksum.length > 200) throw Errors.checksumInvalid();
+
+    const organizations = await this.organizationsFor(cid, checksum, clientAddress);
+
+    if (link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid) {
+      throw Errors.contactMismatch();
+    }
+    return { contactId: cid, orgId: chooseOrganization(organizations, link.orgId) };
+  }
+
+  /** Forgets every cached grant (tests, and an operator's restart, need nothing else). */
+  clear(): void {
+    this.grants.clear();
+  }
+
+  private async organizationsFor(cid: number, checksum: string, clientAddress: string): Promise<number[]> {
+    const key = grantKey(cid, checksum);
+    const cached = this.grants.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.organizations;
+    this.grants.delete(key);
+
+    await this.rateLimits.assertChecksumAttemptsLeft(clientAddress);
+    const [valid, organizations] = await Promise.all([
+      this.validateChecksum(cid, checksum),
+      this.primaryContactOrganizations(cid),
+    ]);
+    if (!valid) {
+      await this.rateLimits.recordChecksumFailure(clientAddress);
+      throw Errors.checksumInvalid();
+    }
+    this.remember(key, organizations);
+    return organizations;
+  }
+
+  private async validateChecksum(contactId: number, checksum: string): Promise<boolean> {
+    const [result] = await this.crm.api4('Contact', 'validateChecksum', { contactId, checksum });
+    return result?.['valid'] === true;
+  }
+
+  /**
+   * Organizations tied to the person by an active 'Primary Contact' relationship. Which side is
+   * the person is read from the relationship type (contact_type_a/_b), because installs differ.
+   */
+  private async primaryContactOrganizations(cid: number): Promise<number[]> {
+    const rows = await this.crm.api4<RelationshipRow & Record<string, unknown>>('Relationship', 'get', {
+      select: [
+        'contact_id_a',
+        'contact_id_b',
+        'relationship_type_id.contact_type_a',
+        'relationship_type_id.contact_type_b',
+      ],
+      where: [
+        ['relationship_type_id.name_a_b', '=', FORM_CONTACT_RELATIONSHIP],
+        ['is_active', '=', true],
+        [
+          'OR',
+          [
+            ['contact_id_a', '=', cid],
+            ['contact_id_b', '=', cid],
+          ],
+        ],
+      ],
+    });
+    const organizations = new Set<number>();
+    for (const row of rows) {
+      const personOnB =
+        row['relationship_type_id.contact_type_b'] === 'Individual' &&
+        row['relationship_type_id.contact_type_a'] !== 'Individual';
+      const [person, organization] = personOnB
+        ? [row.contact_id_b, row.contact_id_a]
+        : [row.contact_id_a, row.contact_id_b];
+      if (person === cid) organizations.add(organization);
+    }
+    return [...organizations].sort((a, b) => a - b);
+  }
+
+  private remember(key: string, organizations: number[]): void {
+    if (this.config.checksumCacheMs <= 0) return;
+    if (this.grants.size >= MAX_CACHED_GRANTS) {
+      const oldest = this.grants.keys().next().value;
+      if (oldest !== undefined) this.grants.delete(oldest);
+    }
+    this.grants.set(key, { organizations, expiresAt: this.now() + this.config.checksumCacheMs });
+  }
+}
+
+function chooseOrganization(organizations: number[], requested: string | undefined): number {
+  if (requested !== undefined && requested !== '') {
+    const orgId = parseId(requested);
+    if (orgId === null || !organizations.includes(orgId)) throw Errors.orgNotAllowed();
+    return orgId;
+  }
+  if (organizations.length === 0) throw Errors.noOrganization();
+  if (organizations.length > 1) throw Errors.orgRequired();
+  return organizations[0] as number;
+}
+
+export function parseId(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : null;
+  if (typeof value !== 'string' || !POSITIVE_ID.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+function grantKey(cid: number, checksum: string): string {
+  return createHash('sha256').update(`${cid}\u0000${checksum}`).digest('hex');
+}

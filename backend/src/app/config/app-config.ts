@@ -1,0 +1,77 @@
+import { type ConfigType, registerAs } from '@nestjs/config';
+import { resolve } from 'node:path';
+import { validateEnvironment } from './environment';
+
+/** The CRM's connection settings, or null in stub mode. */
+export interface CrmConnection {
+  baseUrl: string;
+  apiKey: string;
+  siteKey?: string;
+  basicAuth?: { user: string; password: string };
+  urlStyle: 'standard' | 'wordpress' | 'joomla';
+  timeoutMs: number;
+  fileRoute?: string;
+}
+
+/** Stub-mode keys: the demo link works with `demo`, like the demo checksum (decision 4). */
+export const STUB_STAFF_KEY = 'demo';
+
+/**
+ * Builds the one typed configuration object from the process environment. Its type is inferred
+ * from this function (AppConfig below), never written twice.
+ */
+export function loadAppConfig(raw: Record<string, string | undefined> = process.env) {
+  const env = validateEnvironment(raw);
+  const crm: CrmConnection | null =
+    env.CRM_BASE_URL && env.CRM_API_KEY
+      ? {
+          baseUrl: env.CRM_BASE_URL.replace(/\/+$/, ''),
+          apiKey: env.CRM_API_KEY,
+          siteKey: env.CRM_SITE_KEY,
+          basicAuth:
+            env.CRM_BASIC_AUTH_USER && env.CRM_BASIC_AUTH_PASSWORD
+              ? { user: env.CRM_BASIC_AUTH_USER, password: env.CRM_BASIC_AUTH_PASSWORD }
+              : undefined,
+          urlStyle: env.CRM_URL_STYLE,
+          timeoutMs: env.CRM_TIMEOUT_MS,
+          fileRoute: env.CRM_FILE_ROUTE,
+        }
+      : null;
+  const stubMode = crm === null;
+  return {
+    environment: env.NODE_ENV,
+    production: env.NODE_ENV === 'production',
+    port: env.PORT,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    stubMode,
+    crm,
+    /** Outside production with no CRM, the staff and admin keys default to `demo`. */
+    staffReportKey: env.STAFF_REPORT_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
+    adminKey: env.ADMIN_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
+    checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,
+    schemaCacheMs: env.SCHEMA_CACHE_SECONDS * 1000,
+    rateLimits: {
+      readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
+      submitsPerMinute: env.RATE_LIMIT_SUBMITS_PER_MINUTE,
+      uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      checksumFailures: env.RATE_LIMIT_CHECKSUM_FAILURES,
+      checksumWindowMs: env.RATE_LIMIT_CHECKSUM_WINDOW_MINUTES * 60_000,
+      redisUrl: env.THROTTLE_REDIS_URL,
+    },
+    trustProxyHops: env.TRUST_PROXY_HOPS,
+    corsOrigins:
+      env.CORS_ORIGINS?.split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean) ?? [],
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
+    logRequests: env.LOG_REQUESTS ? env.LOG_REQUESTS === 'true' : env.NODE_ENV !== 'test',
+    frontendDist: resolve(env.FRONTEND_DIST ?? 'dist/frontend/browser'),
+  };
+}
+
+export type AppConfig = ReturnType<typeof loadAppConfig>;
+
+/** `@Inject(appConfig.KEY) config: AppConfig` anywhere in the back end. */
+export const appConfig = registerAs('app', () => loadAppConfig(process.env));
+
+export type AppConfigType = ConfigType<typeof appConfig>;

@@ -1,0 +1,201 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBooleanString,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import requiredCrmSettings from './required-crm-settings.json';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const trimmed = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/**
+ * Every setting the service reads, validated once at start-up. README, "Settings", documents
+ * each one; keep the two in step.
+ */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  CRM_BASE_URL?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CRM_API_KEY?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CRM_SITE_KEY?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CRM_BASIC_AUTH_USER?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CRM_BASIC_AUTH_PASSWORD?: string;
+
+  /** How the CMS in front of CiviCRM spells API paths. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsIn(['standard', 'wordpress', 'joomla'])
+  CRM_URL_STYLE: 'standard' | 'wordpress' | 'joomla' = 'standard';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  CRM_TIMEOUT_MS = 10_000;
+
+  /** Optional extension route for staff file links, with `{id}` for the file id. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CRM_FILE_ROUTE?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'STAFF_REPORT_KEY must be at least 16 characters' })
+  STAFF_REPORT_KEY?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_KEY must be at least 16 characters' })
+  ADMIN_KEY?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUBLIC_BASE_URL?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_READS_PER_MINUTE = 60;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_SUBMITS_PER_MINUTE = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_UPLOADS_PER_MINUTE = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CHECKSUM_FAILURES = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CHECKSUM_WINDOW_MINUTES = 10;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  THROTTLE_REDIS_URL?: string;
+
+  /** Decision 2 caps it at 5 minutes. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  CHECKSUM_CACHE_SECONDS = 300;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SCHEMA_CACHE_SECONDS = 600;
+
+  /** Express "trust proxy": hops of proxies whose X-Forwarded-For is believed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  TRUST_PROXY_HOPS = 0;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsBooleanString()
+  LOG_REQUESTS?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  FRONTEND_DIST?: string;
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+export const REQUIRED_CRM_SETTINGS: readonly string[] = requiredCrmSettings;
+
+export function validateEnvironment(raw: Record<string, string | undefined>): EnvironmentVariables {
+  const env = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  const problems = validateSync(env, { skipMissingProperties: false, whitelist: false }).flatMap((error) =>
+    Object.values(error.constraints ?? {}),
+  );
+  problems.push(...crmSettingProblems(env));
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return env;
+}
+
+/**
+ * Production needs every required CRM setting. Elsewhere all of them absent means stub mode,
+ * and some of them absent is a mistake worth stopping for.
+ */
+function crmSettingProblems(env: EnvironmentVariables): string[] {
+  const values = env as unknown as Record<string, string | undefined>;
+  const missing = REQUIRED_CRM_SETTINGS.filter((name) => !values[name]);
+  const problems: string[] = [];
+  const partlySet = missing.length > 0 && missing.length < REQUIRED_CRM_SETTINGS.length;
+  if (missing.length > 0 && (env.NODE_ENV === 'production' || partlySet)) {
+    problems.push(
+      ...missing.map((name) => `${name} is required${env.NODE_ENV === 'production' ? ' in production' : ''}`),
+    );
+  }
+  if (Boolean(env.CRM_BASIC_AUTH_USER) !== Boolean(env.CRM_BASIC_AUTH_PASSWORD)) {
+    problems.push('CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD must be set together');
+  }
+  return problems;
+}

@@ -1,0 +1,170 @@
+import { Logger } from '@nestjs/common';
+import type { CrmConnection } from '../config/app-config';
+import type { Api4Params, CrmClient, CrmRow } from './crm-client';
+import { CrmError, type CrmFailure, normalizeV3Values } from './crm-errors';
+import { CiviCrmUrls, withQuery } from './civicrm-urls';
+
+interface Api4Envelope {
+  values: unknown[];
+}
+
+interface Api3Envelope {
+  is_error: number;
+  error_message?: string;
+  values?: unknown;
+}
+
+/**
+ * The live CiviCRM client (civicrm-api.md). Parameters travel as the form field `params`
+ * holding a JSON string; `get*` actions go as GET (query string), everything else as POST
+ * (form body). Every call has a timeout; reads are retried once on a network error, writes
+ * never. Log lines name the call, the status and the time: never a header, a parameter or a URL
+ * with a query, so no secret and no personal data reach the logs.
+ */
+export class CiviCrmHttpClient implements CrmClient {
+  private readonly logger = new Logger('CiviCRM');
+  private readonly urls: CiviCrmUrls;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly connection: CrmConnection,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.urls = new CiviCrmUrls(connection);
+    this.headers = authenticationHeaders(connection);
+  }
+
+  async api4<T extends CrmRow = CrmRow>(
+    entity: string,
+    action: string,
+    params: Api4Params = {},
+  ): Promise<T[]> {
+    const call = `${entity}.${action}`;
+    const isRead = action.startsWith('get');
+    const encoded = { params: JSON.stringify(params) };
+    const url = this.urls.api4(entity, action);
+    const request: RequestInit = isRead
+      ? { method: 'GET' }
+      : { method: 'POST', body: new URLSearchParams(encoded), headers: FORM_CONTENT_TYPE };
+    const body = await this.send(call, isRead ? withQuery(url, encoded) : url, request, isRead);
+    if (!isApi4Envelope(body)) throw new CrmError('malformed', call, 'answer has no values list');
+    return body.values as T[];
+  }
+
+  async api3<T extends CrmRow = CrmRow>(
+    entity: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Promise<T[]> {
+    const call = `v3 ${entity}.${action}`;
+    const form = new URLSearchParams({ entity, action, json: JSON.stringify(params) });
+    const isRead = action === 'get';
+    const body = await this.send(
+      call,
+      this.urls.api3(),
+      { method: 'POST', body: form, headers: FORM_CONTENT_TYPE },
+      isRead,
+    );
+    if (!isApi3Envelope(body)) throw new CrmError('malformed', call, 'answer is not a v3 envelope');
+    // APIv3 answers HTTP 200 even for errors: the envelope says whether the call worked.
+    if (body.is_error) throw new CrmError('failed', call, 'the CRM reported an error (is_error)');
+    return normalizeV3Values<T>(body.values);
+  }
+
+  private async send(call: string, url: string, init: RequestInit, retryable: boolean): Promise<unknown> {
+    const started = performance.now();
+    try {
+      const response = await this.fetchWithRetry(call, url, init, retryable);
+      const elapsed = Math.round(performance.now() - started);
+      this.logger.debug(`${call} ${response.status} in ${elapsed} ms`);
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new CrmError(
+          failureForStatus(response.status),
+          call,
+          `HTTP ${response.status}`,
+          response.status,
+        );
+      }
+      const text = await response.text();
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new CrmError('malformed', call, 'answer is not JSON', response.status);
+      }
+    } catch (error) {
+      if (error instanceof CrmError) {
+        this.logger.warn(error.message);
+        throw error;
+      }
+      const failure: CrmFailure = isTimeout(error) ? 'timeout' : 'unreachable';
+      const crmError = new CrmError(
+        failure,
+        call,
+        failure === 'timeout' ? `no answer within ${this.connection.timeoutMs} ms` : 'network error',
+      );
+      this.logger.warn(crmError.message);
+      throw crmError;
+    }
+  }
+
+  private async fetchWithRetry(
+    call: string,
+    url: string,
+    init: RequestInit,
+    retryable: boolean,
+  ): Promise<Response> {
+    try {
+      return await this.fetchOnce(url, init);
+    } catch (error) {
+      if (!retryable || isTimeout(error)) throw error;
+      this.logger.debug(`${call} network error, retrying once`);
+      return this.fetchOnce(url, init);
+    }
+  }
+
+  private fetchOnce(url: string, init: RequestInit): Promise<Response> {
+    return this.fetchImpl(url, {
+      ...init,
+      headers: { ...this.headers, ...(init.headers as Record<string, string> | undefined) },
+      signal: AbortSignal.timeout(this.connection.timeoutMs),
+      redirect: 'error',
+    });
+  }
+}
+
+const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/**
+ * X-Civi-Auth carries the API key for CiviCRM; when a webserver in front of the CRM demands
+ * Basic Auth, Authorization carries that, and CiviCRM (which reads X-Civi-Auth first) ignores it.
+ */
+export function authenticationHeaders(connection: CrmConnection): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+    'X-Civi-Auth': `Bearer ${connection.apiKey}`,
+  };
+  if (connection.siteKey) headers['X-Civi-Key'] = connection.siteKey;
+  if (connection.basicAuth) {
+    const { user, password } = connection.basicAuth;
+    headers['Authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  }
+  return headers;
+}
+
+function failureForStatus(status: number): CrmFailure {
+  return status === 401 || status === 403 ? 'unauthorized' : 'failed';
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+function isApi4Envelope(body: unknown): body is Api4Envelope {
+  return typeof body === 'object' && body !== null && Array.isArray((body as Api4Envelope).values);
+}
+
+function isApi3Envelope(body: unknown): body is Api3Envelope {
+  return typeof body === 'object' && body !== null && 'is_error' in body;
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  MAX_STAGE_RANK,
+  type FieldConfig,
+  type OptionItem,
+  type OptionMap,
+  type StageOption,
+  type StageRank,
+} from '@checkin/contract';
+import { appConfig, type AppConfig } from '../config/app-config';
+import { CURRENT_STAGE_FIELD_NAME } from '../fields/field-config';
+import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
+import { TtlCache } from './ttl-cache';
+
+/** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
+export interface CustomFieldMetadata {
+  id: number;
+  crmName: string;
+  group: string;
+  name: string;
+  label: string;
+  dataType: string;
+  htmlType: string;
+  optionGroupId: number | null;
+  multiple: boolean;
+}
+
+interface CustomFieldRow {
+  id: number;
+  name: string;
+  label: string;
+  data_type: string;
+  html_type: string;
+  option_group_id: number | null;
+  serialize: number | null;
+  'custom_group_id:name': string;
+}
+
+interface OptionValueRow {
+  option_group_id: number;
+  value: string;
+  label: string;
+  name: string;
+  weight: number;
+}
+
+export interface ResolvedOptions {
+  /** Keyed by form-side field name; `current_stage` holds the stage options. */
+  options: OptionMap;
+  stages: StageOption[];
+}
+
+/**
+ * Custom field metadata of both custom groups, cached for SCHEMA_CACHE_SECONDS, and option lists
+ * fetched from the CRM at run time through it: one OptionValue call for every option group the
+ * given fields use, plus the stage field's group (decision 7).
+ */
+@Injectable()
+export class CrmSchemaService {
+  private readonly metadataCache: TtlCache<Map<string, CustomFieldMetadata>>;
+
+  constructor(
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.metadataCache = new TtlCache(config.schemaCacheMs);
+  }
+
+  /** Every active custom field of the check-in and organization groups. */
+  customFields(): Promise<Map<string, CustomFieldMetadata>> {
+    return this.metadataCache.get(() => this.fetchCustomFields());
+  }
+
+  async options(fields: readonly FieldConfig[]): Promise<ResolvedOptions> {
+    const metadata = await this.customFields();
+    const groupByField = new Map<string, number>();
+    for (const field of fields) {
+      const crmName = field.crmField ?? field.crmContactField;
+      const groupId = crmName ? metadata.get(crmName)?.optionGroupId : null;
+      if (groupId && (field.type === 'select' || field.type === 'multiselect')) {
+        groupByField.set(field.name, groupId);
+      }
+    }
+    const stageGroupId = metadata.get(ACTIVITY_STAGE_FIELD)?.optionGroupId ?? null;
+    const groupIds = [...new Set([...groupByField.values(), ...(stageGroupId ? [stageGroupId] : [])])];
+    if (groupIds.length === 0) return { options: {}, stages: [] };
+
+    const rows = await this.crm.api4<OptionValueRow & Record<string, unknown>>('OptionValue', 'get', {
+      select: ['option_group_id', 'value', 'label', 'name', 'weight'],
+      where: [
+        ['option_group_id', 'IN', groupIds],
+        ['is_active', '=', true],
+      ],
+      orderBy: { weight: 'ASC' },
+    });
+    const byGroup = new Map<number, OptionItem[]>();
+    for (const row of rows) {
+      const list = byGroup.get(row.option_group_id) ?? [];
+      list.push({ value: String(row.value), label: row.label, name: row.name });
+      byGroup.set(row.option_group_id, list);
+    }
+    const options: OptionMap = {};
+    for (const [fieldName, groupId] of groupByField) options[fieldName] = byGroup.get(groupId) ?? [];
+    const stageItems = stageGroupId ? (byGroup.get(stageGroupId) ?? []) : [];
+    options[CURRENT_STAGE_FIELD_NAME] = stageItems;
+    return { options, stages: rankStages(stageItems) };
+  }
+
+  private async fetchCustomFields(): Promise<Map<string, CustomFieldMetadata>> {
+    const rows = await this.crm.api4<CustomFieldRow & Record<string, unknown>>('CustomField', 'get', {
+      select: [
+        'id',
+        'name',
+        'label',
+        'data_type',
+        'html_type',
+        'option_group_id',
+        'serialize',
+        'custom_group_id:name',
+      ],
+      where: [
+        ['custom_group_id:name', 'IN', [ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP]],
+        ['is_active', '=', true],
+      ],
+    });
+    return new Map(
+      rows.map((row) => {
+        const group = row['custom_group_id:name'];
+        const crmName = `${group}.${row.name}`;
+        return [
+          crmName,
+          {
+            id: row.id,
+            crmName,
+            group,
+            name: row.name,
+            label: row.label,
+            dataType: row.data_type,
+            htmlType: row.html_type,
+            optionGroupId: row.option_group_id ?? null,
+            multiple: Boolean(row.serialize),
+          },
+        ];
+      }),
+    );
+  }
+}
+
+/** Rank is the position by option weight, 0..5; rank 0 is Inquiry (decision 7). */
+export function rankStages(items: readonly OptionItem[]): StageOption[] {
+  return items.slice(0, MAX_STAGE_RANK + 1).map((item, index) => ({
+    rank: index as StageRank,
+    value: item.value,
+    label: item.label,
+  }));
+}

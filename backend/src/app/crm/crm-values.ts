@@ -1,0 +1,79 @@
+import type { FieldConfig, FieldValue, FileValue } from '@checkin/contract';
+
+/**
+ * Converting between CiviCRM's representation of custom values and the form's. Pure
+ * functions, shared by every reader and writer of check-in data.
+ */
+
+/** The select list that reads a field, with the `.file_name` join for file fields. */
+export function selectFor(fields: readonly FieldConfig[], crmName: (field: FieldConfig) => string): string[] {
+  return fields.flatMap((field) =>
+    field.type === 'file' ? [crmName(field), `${crmName(field)}.file_name`] : [crmName(field)],
+  );
+}
+
+/** A CRM value read into a form value; null for empty. */
+export function fromCrmValue(field: FieldConfig, row: Record<string, unknown>, crmName: string): FieldValue {
+  const raw = row[crmName];
+  if (isEmptyCrmValue(raw)) return null;
+  switch (field.type) {
+    case 'file':
+      return toFileValue(raw, row[`${crmName}.file_name`]);
+    case 'number':
+    case 'currency':
+    case 'percent':
+      return toNumberOrText(raw);
+    case 'boolean':
+      return raw === true || raw === 1 || raw === '1' || raw === 'true';
+    case 'multiselect':
+      return toList(raw);
+    case 'date':
+      return String(raw);
+    case 'select':
+    case 'readonly':
+    case 'text':
+      return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
+  }
+}
+
+/** A submitted form value written as CiviCRM stores it: a file as its id (spec, submit rule 4). */
+export function toCrmValue(field: FieldConfig, value: FieldValue): unknown {
+  if (value === null || value === '') return null;
+  if (field.type === 'file') return typeof value === 'object' && !Array.isArray(value) ? value.id : value;
+  if (field.type === 'multiselect' && Array.isArray(value) && value.length === 0) return null;
+  return value;
+}
+
+export function isEmptyCrmValue(value: unknown): boolean {
+  return (
+    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+export function toFileValue(id: unknown, fileName: unknown): FileValue | null {
+  const numericId = typeof id === 'number' ? id : Number(id);
+  if (!Number.isSafeInteger(numericId) || numericId <= 0) return null;
+  return typeof fileName === 'string' && fileName !== ''
+    ? { id: numericId, file_name: fileName }
+    : { id: numericId };
+}
+
+/** CiviCRM stores multi-values as arrays in APIv4, or SOH-delimited strings in older paths. */
+function toList(raw: unknown): string[] {
+  if (Array.isArray(raw)) return raw.map(String).filter((item) => item !== '');
+  return String(raw)
+    .split(String.fromCharCode(1))
+    .filter((item) => item !== '');
+}
+
+function toNumberOrText(raw: unknown): number | string {
+  if (typeof raw === 'number') return raw;
+  const parsed = Number(raw);
+  return Number.isFinite(parsed) ? parsed : String(raw);
+}
+
+/** "YYYY-MM-DD HH:MM:SS" (the CRM's local time, no offset) as ISO 8601 without inventing one. */
+export function crmDateTimeToIso(value: unknown): string {
+  const text = String(value ?? '');
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text) ? text.replace(' ', 'T') : text;
+}

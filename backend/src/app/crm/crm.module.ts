@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { appConfig, type AppConfig } from '../config/app-config';
+import { CiviCrmHttpClient } from './civicrm-http.client';
+import { CheckinRecordsService } from './checkin-records.service';
+import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { CrmSchemaService } from './crm-schema.service';
+import { createDemoModel } from './in-memory/demo-data';
+import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
+import { StageService } from './stage.service';
+
+/**
+ * The CRM behind one interface: CiviCRM over HTTP when configured, otherwise (outside
+ * production; the configuration refuses it in production) the in-memory model with demo data.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: CRM_CLIENT,
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig): CrmClient =>
+        config.crm ? new CiviCrmHttpClient(config.crm) : new InMemoryCrmClient(createDemoModel()),
+    },
+    CrmSchemaService,
+    StageService,
+    CheckinRecordsService,
+  ],
+  exports: [CRM_CLIENT, CrmSchemaService, StageService, CheckinRecordsService],
+})
+export class CrmModule {}

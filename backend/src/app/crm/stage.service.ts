@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { StageInfo, StageOption } from '@checkin/contract';
+import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+
+export const INQUIRY: StageInfo = { rank: 0, value: null, label: 'Inquiry' };
+
+/**
+ * The organization's current stage is derived, never stored by the service: the Stage of the
+ * newest check-in activity that has one (activity_date_time desc, then id desc), else Inquiry.
+ */
+@Injectable()
+export class StageService {
+  constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
+
+  /** The stored Stage value of the newest stage-bearing check-in, or null. */
+  async currentStageValue(orgId: number): Promise<string | null> {
+    const [newest] = await this.crm.api4('Activity', 'get', {
+      select: ['id', ACTIVITY_STAGE_FIELD],
+      where: [
+        ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+        ['target_contact_id', 'CONTAINS', orgId],
+        [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY'],
+      ],
+      orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+      limit: 1,
+    });
+    const value = newest?.[ACTIVITY_STAGE_FIELD];
+    return value === undefined || value === null || value === '' ? null : String(value);
+  }
+}
+
+/** Resolves a stored stage value to its rank and label; unknown or absent values are Inquiry. */
+export function toStageInfo(value: string | null, stages: readonly StageOption[]): StageInfo {
+  if (value === null) return { ...INQUIRY, label: stages[0]?.label ?? INQUIRY.label };
+  const stage = stages.find((option) => option.value === value);
+  return stage
+    ? { rank: stage.rank, value: stage.value, label: stage.label }
+    : { rank: 0, value, label: value };
+}

@@ -1,0 +1,46 @@
+import type { ErrorCode } from '@checkin/contract';
+
+/**
+ * A failure the API answers on purpose, with its status and stable code (decision 14). Feature
+ * code throws these; the global exception filter turns them into the error body.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { fields?: string[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const Errors = {
+  checksumInvalid: () =>
+    new AppError(
+      401,
+      'CHECKSUM_INVALID',
+      'This link is not valid or has expired. Ask your organizer for a new one.',
+    ),
+  contactMismatch: () => new AppError(403, 'CONTACT_MISMATCH', 'This link belongs to another person.'),
+  orgNotAllowed: () =>
+    new AppError(403, 'ORG_NOT_ALLOWED', 'This link does not give access to that organization.'),
+  noOrganization: () =>
+    new AppError(403, 'ORG_NOT_ALLOWED', 'No organization is linked to you as its primary contact.'),
+  orgRequired: () =>
+    new AppError(
+      400,
+      'ORG_REQUIRED',
+      'You are the primary contact of several organizations: open the link with an orgId for the one you mean.',
+    ),
+  badRequest: (message: string, fields?: string[]) => new AppError(400, 'BAD_REQUEST', message, { fields }),
+  validation: (message: string, fields: string[]) =>
+    new AppError(400, 'VALIDATION_FAILED', message, { fields }),
+  staffKeyInvalid: () => new AppError(401, 'STAFF_KEY_INVALID', 'The staff key is missing or wrong.'),
+  adminKeyInvalid: () => new AppError(401, 'ADMIN_KEY_INVALID', 'The admin key is missing or wrong.'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.', {
+      retryAfterSeconds,
+    }),
+};

@@ -1,0 +1,138 @@
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { ErrorBody, ErrorCode } from '@checkin/contract';
+import type { Request, Response } from 'express';
+import { CrmError } from '../crm/crm-errors';
+import { AppError } from './app-error';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'CHECKSUM_INVALID',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_FILE_TYPE',
+  429: 'RATE_LIMITED',
+  502: 'CRM_UNAVAILABLE',
+  503: 'NOT_READY',
+  504: 'CRM_TIMEOUT',
+};
+
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  400: 'The request is not valid.',
+  404: 'There is nothing at this address.',
+  413: 'The request is too large.',
+  429: 'Too many requests. Please wait a moment and try again.',
+};
+
+/**
+ * One place turns every error into decision 14's body: {statusCode, code, message}. CRM details,
+ * stack traces and secrets never reach the response; unexpected errors are logged (without
+ * request bodies) and answered as a plain 500.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const body = this.toBody(exception, request);
+    if (exception instanceof AppError && exception.extra.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(exception.extra.retryAfterSeconds));
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(body.statusCode).json(body);
+  }
+
+  private toBody(exception: unknown, request: Request): ErrorBody {
+    if (exception instanceof AppError) {
+      return {
+        statusCode: exception.statusCode,
+        code: exception.code,
+        message: exception.message,
+        ...(exception.extra.fields ? { fields: exception.extra.fields } : {}),
+      };
+    }
+    if (exception instanceof CrmError) {
+      this.logger.warn(`${request.method} ${request.path}: ${exception.message}`);
+      return exception.isTimeout
+        ? {
+            statusCode: 504,
+            code: 'CRM_TIMEOUT',
+            message: 'The CRM did not answer in time. Please try again in a minute.',
+          }
+        : {
+            statusCode: 502,
+            code: 'CRM_UNAVAILABLE',
+            message: 'The CRM could not be reached. Please try again in a minute.',
+          };
+    }
+    if (exception instanceof HttpException) {
+      return this.fromHttpException(exception);
+    }
+    if (isBodyParserError(exception)) {
+      const status = exception.status;
+      return {
+        statusCode: status,
+        code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST',
+        message: status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON.',
+      };
+    }
+    this.logger.error(
+      `${request.method} ${request.path}: unexpected ${describe(exception)}`,
+      exception instanceof Error ? exception.stack : undefined,
+    );
+    return {
+      statusCode: 500,
+      code: 'INTERNAL_ERROR',
+      message: 'Something went wrong on our side. Please try again.',
+    };
+  }
+
+  private fromHttpException(exception: HttpException): ErrorBody {
+    const statusCode = exception.getStatus();
+    const code = CODE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+    if (statusCode >= 500) {
+      return { statusCode, code, message: 'Something went wrong on our side. Please try again.' };
+    }
+    if (statusCode === HttpStatus.TOO_MANY_REQUESTS) {
+      return { statusCode, code: 'RATE_LIMITED', message: MESSAGE_BY_STATUS[429] ?? exception.message };
+    }
+    return { statusCode, code, message: MESSAGE_BY_STATUS[statusCode] ?? readableMessage(exception) };
+  }
+}
+
+/** Validation pipe errors carry a list of sentences: join them into one. */
+function readableMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'object' && response !== null && 'message' in response) {
+    const message = (response as { message: unknown }).message;
+    if (Array.isArray(message)) return message.join('; ');
+    if (typeof message === 'string') return message;
+  }
+  return exception.message;
+}
+
+function isBodyParserError(error: unknown): error is { status: number; type: string } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { status?: unknown }).status === 'number' &&
+    typeof (error as { type?: unknown }).type === 'string'
+  );
+}
+
+function describe(exception: unknown): string {
+  return exception instanceof Error ? `${exception.name}: ${exception.message}` : typeof exception;
+}

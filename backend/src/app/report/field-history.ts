@@ -1,0 +1,44 @@
+import type {
+  ActivitySummary,
+  FieldConfig,
+  FieldHistory,
+  FieldHistoryEntry,
+  StageOption,
+  StageRank,
+} from '@checkin/contract';
+import type { CheckinRecord } from '../crm/checkin-records.service';
+
+/**
+ * For every field, every non-empty value with its activity's date, newest first; only fields
+ * with at least one entry appear (spec, Report route 4; decision 20). `checkins` must already be
+ * newest first (date, then id), as CheckinRecordsService.listCheckins returns them.
+ */
+export function buildFieldHistory(
+  checkins: readonly CheckinRecord[],
+  fields: readonly FieldConfig[],
+): FieldHistory {
+  const history: FieldHistory = {};
+  for (const field of fields) {
+    const entries: FieldHistoryEntry[] = [];
+    for (const checkin of checkins) {
+      const value = checkin.values[field.name];
+      if (value !== undefined) entries.push({ value, date: checkin.date, activityId: checkin.id });
+    }
+    if (entries.length > 0) history[field.name] = entries;
+  }
+  return history;
+}
+
+/** Decision 20: {id, date, stage (rank or null), fieldCount}, in the check-ins' order. */
+export function summarizeCheckins(
+  checkins: readonly CheckinRecord[],
+  stages: readonly StageOption[],
+): ActivitySummary[] {
+  const rankByValue = new Map<string, StageRank>(stages.map((stage) => [stage.value, stage.rank]));
+  return checkins.map((checkin) => ({
+    id: checkin.id,
+    date: checkin.date,
+    stage: checkin.stageValue === null ? null : (rankByValue.get(checkin.stageValue) ?? null),
+    fieldCount: Object.keys(checkin.values).length,
+  }));
+}

@@ -1,0 +1,118 @@
+import type { LogLevel } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app/bootstrap';
+import { type AppConfig, loadAppConfig } from '../../src/app/config/app-config';
+import { CiviCrmEmulator } from '../../src/app/crm/emulator/civicrm-emulator';
+import { AppLogger } from '../../src/app/logging/app-logger';
+
+export const TEST_API_KEY = 'test-api-key-0123456789';
+export const TEST_STAFF_KEY = 'test-staff-key-0123456789';
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  /** http://127.0.0.1:<port> of the service. */
+  url: string;
+  emulator: CiviCrmEmulator;
+  /** Every line the service logged, secrets redacted as in production. */
+  logs: string[];
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Settings on top of the defaults below (live mode against the emulator). */
+  env?: Record<string, string>;
+  emulator?: Parameters<typeof CiviCrmEmulator.start>[0];
+  /** Start in stub mode: no CRM settings, no emulator traffic. */
+  stub?: boolean;
+}
+
+/**
+ * Boots the real application (same bootstrap as production) on a free port, in live mode
+ * against a CiviCRM emulator also on a free port, and records its logs.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, ...options.emulator });
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    PORT: '0',
+    STAFF_REPORT_KEY: TEST_STAFF_KEY,
+    ADMIN_KEY: TEST_ADMIN_KEY,
+    CRM_TIMEOUT_MS: '1000',
+    LOG_FORMAT: 'json',
+    LOG_REQUESTS: 'true',
+    FRONTEND_DIST: 'dist/frontend/browser',
+    ...(options.stub ? {} : { CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY }),
+    ...options.env,
+  };
+  const previousEnv = { ...process.env };
+  // The config factory reads process.env when the module initializes; set it only for that.
+  Object.assign(process.env, env);
+  const config = loadAppConfig(env);
+  const logs: string[] = [];
+  const app = await createApp(config, new RecordingLogger(config, logs));
+  await app.listen(0, '127.0.0.1');
+  process.env = previousEnv;
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    app,
+    config,
+    url,
+    emulator,
+    logs,
+    get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
+    post: (path, body, headers = {}) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    close: async () => {
+      await app.close();
+      await emulator.stop();
+    },
+  };
+}
+
+class RecordingLogger extends AppLogger {
+  constructor(
+    config: AppConfig,
+    private readonly lines: string[],
+  ) {
+    super(config);
+  }
+
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
+    const write = process.stdout.write.bind(process.stdout);
+    const writeError = process.stderr.write.bind(process.stderr);
+    const capture = (chunk: string | Uint8Array) => {
+      this.lines.push(String(chunk));
+      return true;
+    };
+    process.stdout.write = capture as typeof process.stdout.write;
+    process.stderr.write = capture as typeof process.stderr.write;
+    try {
+      super.printMessages(messages, context, logLevel, writeStreamType, errorStack);
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = writeError;
+    }
+  }
+}
+
+/** The demo person's link parameters in the emulator's seed data. */
+export function ownerQuery(params: Record<string, string | number>): string {
+  return new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)])).toString();
+}

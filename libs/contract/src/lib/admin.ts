@@ -1,0 +1,2 @@
+/** Admin and health payload types (POST /api/preview-link, /api/health). */
+export {};

@@ -1,0 +1,2 @@
+/** Staff report payload types (GET /api/staff/report). */
+export {};
