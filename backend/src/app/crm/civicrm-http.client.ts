@@ -157,8 +157,10 @@ function failureForStatus(status: number): CrmFailure {
   return status === 401 || status === 403 ? 'unauthorized' : 'failed';
 }
 
+/** By name, not instanceof: fetch rejects with a DOMException that may come from another realm. */
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 function isApi4Envelope(body: unknown): body is Api4Envelope {

@@ -1,0 +1,94 @@
+import { loadAppConfig } from './app-config';
+import { ConfigurationError, validateEnvironment } from './environment';
+
+const live = { CRM_BASE_URL: 'https://crm.example.org/', CRM_API_KEY: 'key-123' };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    validateEnvironment(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+}
+
+describe('configuration', () => {
+  it('runs in stub mode when no CRM setting is present outside production', () => {
+    const config = loadAppConfig({});
+    expect(config.stubMode).toBe(true);
+    expect(config.crm).toBeNull();
+    expect(config.port).toBe(3000);
+  });
+
+  it('names every missing CRM setting in production', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('CRM_BASE_URL'),
+        expect.stringContaining('CRM_API_KEY'),
+      ]),
+    );
+  });
+
+  it('refuses a half-configured CRM outside production', () => {
+    expect(problemsOf({ CRM_BASE_URL: 'https://crm.example.org' })).toEqual(['CRM_API_KEY is required']);
+  });
+
+  it('builds the CRM connection from the settings', () => {
+    const config = loadAppConfig({
+      ...live,
+      CRM_SITE_KEY: 'site',
+      CRM_BASIC_AUTH_USER: 'web',
+      CRM_BASIC_AUTH_PASSWORD: 'secret',
+      CRM_TIMEOUT_MS: '2500',
+    });
+    expect(config.stubMode).toBe(false);
+    expect(config.crm).toEqual({
+      baseUrl: 'https://crm.example.org',
+      apiKey: 'key-123',
+      siteKey: 'site',
+      basicAuth: { user: 'web', password: 'secret' },
+      urlStyle: 'standard',
+      timeoutMs: 2500,
+      fileRoute: undefined,
+    });
+  });
+
+  it('requires the Basic Auth user and password together', () => {
+    expect(problemsOf({ ...live, CRM_BASIC_AUTH_USER: 'web' })).toEqual([
+      'CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD must be set together',
+    ]);
+  });
+
+  it('rejects malformed values with a sentence naming the setting', () => {
+    const problems = problemsOf({
+      ...live,
+      PORT: 'eighty',
+      CRM_BASE_URL: 'not a url',
+      CHECKSUM_CACHE_SECONDS: '900',
+    });
+    expect(problems.join('\n')).toMatch(/PORT/);
+    expect(problems.join('\n')).toMatch(/CRM_BASE_URL/);
+    expect(problems.join('\n')).toMatch(/CHECKSUM_CACHE_SECONDS/);
+  });
+
+  it('defaults the staff and admin keys to demo only in stub mode', () => {
+    expect(loadAppConfig({}).staffReportKey).toBe('demo');
+    expect(loadAppConfig(live).staffReportKey).toBeUndefined();
+    expect(loadAppConfig({ ...live, STAFF_REPORT_KEY: 'a-long-staff-key-123' }).staffReportKey).toBe(
+      'a-long-staff-key-123',
+    );
+  });
+
+  it('uses the decision 15 rate limits by default', () => {
+    expect(loadAppConfig({}).rateLimits).toEqual({
+      readsPerMinute: 60,
+      submitsPerMinute: 10,
+      uploadsPerMinute: 20,
+      checksumFailures: 10,
+      checksumWindowMs: 600_000,
+      redisUrl: undefined,
+    });
+  });
+});

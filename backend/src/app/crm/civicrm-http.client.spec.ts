@@ -1,0 +1,223 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CrmConnection } from '../config/app-config';
+import { CiviCrmHttpClient } from './civicrm-http.client';
+import { CrmError } from './crm-errors';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+type Handler = (request: Seen, response: ServerResponse) => void;
+
+/** A raw HTTP server, so these specs see exactly what goes over the wire. */
+async function rawServer(handler: Handler): Promise<{ server: Server; url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
+      seen.push(entry);
+      handler(entry, response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, seen };
+}
+
+const json = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+};
+
+function connection(baseUrl: string, extra: Partial<CrmConnection> = {}): CrmConnection {
+  return { baseUrl, apiKey: 'the-api-key', urlStyle: 'standard', timeoutMs: 500, ...extra };
+}
+
+describe('CiviCrmHttpClient', () => {
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  it('sends a get action as GET with params as a JSON string in the query', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [{ id: 1 }], count: 1 }));
+    server = raw.server;
+    const rows = await new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {
+      select: ['id'],
+      where: [['id', '=', 1]],
+    });
+    expect(rows).toEqual([{ id: 1 }]);
+    const [request] = raw.seen;
+    expect(request?.method).toBe('GET');
+    const url = new URL(request?.url ?? '', raw.url);
+    expect(url.pathname).toBe('/civicrm/ajax/api4/Contact/get');
+    expect(JSON.parse(url.searchParams.get('params') ?? '')).toEqual({
+      select: ['id'],
+      where: [['id', '=', 1]],
+    });
+  });
+
+  it('sends every other action as POST with params as a form field', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [{ valid: true }] }));
+    server = raw.server;
+    await new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'validateChecksum', {
+      contactId: 5,
+      checksum: 'abc',
+    });
+    const [request] = raw.seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/civicrm/ajax/api4/Contact/validateChecksum');
+    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(JSON.parse(new URLSearchParams(request?.body).get('params') ?? '')).toEqual({
+      contactId: 5,
+      checksum: 'abc',
+    });
+  });
+
+  it('authenticates with X-Civi-Auth, the site key and, when configured, webserver Basic Auth', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [] }));
+    server = raw.server;
+    const client = new CiviCrmHttpClient(
+      connection(raw.url, { siteKey: 'the-site-key', basicAuth: { user: 'web', password: 'pass' } }),
+    );
+    await client.api4('Contact', 'get', {});
+    const headers = raw.seen[0]?.headers ?? {};
+    expect(headers['x-civi-auth']).toBe('Bearer the-api-key');
+    expect(headers['x-civi-key']).toBe('the-site-key');
+    expect(headers['x-requested-with']).toBe('XMLHttpRequest');
+    expect(headers['authorization']).toBe(`Basic ${Buffer.from('web:pass').toString('base64')}`);
+    expect(raw.seen[0]?.url).not.toContain('the-api-key');
+  });
+
+  it('sends no Authorization header without Basic Auth settings', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [] }));
+    server = raw.server;
+    await new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {});
+    expect(raw.seen[0]?.headers['authorization']).toBeUndefined();
+    expect(raw.seen[0]?.headers['x-civi-key']).toBeUndefined();
+  });
+
+  it.each([
+    [401, 'unauthorized'],
+    [403, 'unauthorized'],
+    [500, 'failed'],
+    [503, 'failed'],
+  ])('turns HTTP %i into a %s CrmError', async (status, failure) => {
+    const raw = await rawServer((_, response) =>
+      json(response, status, { error_message: 'DB Error: secret detail' }),
+    );
+    server = raw.server;
+    const call = new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {});
+    await expect(call).rejects.toMatchObject({ failure, httpStatus: status });
+    await expect(call).rejects.not.toThrow(/secret detail/);
+  });
+
+  it('treats a body that is not JSON as malformed', async () => {
+    const raw = await rawServer((_, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html' });
+      response.end('<html>maintenance</html>');
+    });
+    server = raw.server;
+    await expect(new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {})).rejects.toMatchObject(
+      {
+        failure: 'malformed',
+      },
+    );
+  });
+
+  it('treats JSON without a values list as malformed', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { is_error: 0 }));
+    server = raw.server;
+    await expect(new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {})).rejects.toMatchObject(
+      {
+        failure: 'malformed',
+      },
+    );
+  });
+
+  it('gives up after the timeout', async () => {
+    const raw = await rawServer(() => undefined);
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url, { timeoutMs: 150 }));
+    const started = Date.now();
+    await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('retries a read once after a network error, but never a write', async () => {
+    let attempts = 0;
+    const raw = await rawServer((_, response) => {
+      attempts += 1;
+      if (attempts === 1) response.socket?.destroy();
+      else json(response, 200, { values: [{ id: 3 }] });
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url));
+    await expect(client.api4('Contact', 'get', {})).resolves.toEqual([{ id: 3 }]);
+    expect(attempts).toBe(2);
+
+    attempts = 0;
+    await expect(client.api4('Activity', 'create', { values: {} })).rejects.toBeInstanceOf(CrmError);
+    expect(attempts).toBe(1);
+  });
+
+  it('calls APIv3 through civicrm/ajax/rest and normalizes keyed values to an array', async () => {
+    const raw = await rawServer((_, response) =>
+      json(response, 200, {
+        is_error: 0,
+        version: 3,
+        count: 2,
+        values: { '5': { id: '5' }, '9': { id: '9' } },
+      }),
+    );
+    server = raw.server;
+    const rows = await new CiviCrmHttpClient(connection(raw.url)).api3('Attachment', 'get', {
+      id: { IN: [5, 9] },
+      return: 'id,url',
+      sequential: 1,
+    });
+    expect(rows).toEqual([{ id: '5' }, { id: '9' }]);
+    const form = new URLSearchParams(raw.seen[0]?.body);
+    expect(raw.seen[0]?.url).toBe('/civicrm/ajax/rest');
+    expect(raw.seen[0]?.headers['x-civi-auth']).toBe('Bearer the-api-key');
+    expect(form.get('entity')).toBe('Attachment');
+    expect(form.get('action')).toBe('get');
+    expect(JSON.parse(form.get('json') ?? '')).toEqual({
+      id: { IN: [5, 9] },
+      return: 'id,url',
+      sequential: 1,
+    });
+  });
+
+  it('turns an APIv3 is_error envelope into a failed CrmError', async () => {
+    const raw = await rawServer((_, response) =>
+      json(response, 200, { is_error: 1, error_message: 'not allowed' }),
+    );
+    server = raw.server;
+    await expect(
+      new CiviCrmHttpClient(connection(raw.url)).api3('Attachment', 'get', {}),
+    ).rejects.toMatchObject({
+      failure: 'failed',
+    });
+  });
+
+  it('spells WordPress addresses with the path as a query parameter', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [] }));
+    server = raw.server;
+    await new CiviCrmHttpClient(connection(raw.url, { urlStyle: 'wordpress' })).api4('Contact', 'create', {
+      values: {},
+    });
+    const url = new URL(raw.seen[0]?.url ?? '', raw.url);
+    expect(url.searchParams.get('civiwp')).toBe('CiviCRM');
+    expect(url.searchParams.get('q')).toBe('civicrm/ajax/api4/Contact/create');
+  });
+});

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test of the repository, in one run, ending with the totals line CI reads
+ * ("N passed, N failed"). Steps run in order; a failing step does not stop the others, so one
+ * run shows everything that is wrong.
+ *
+ *   lint + type check → build (front end, back end) → back-end jest → front-end jest (under
+ *   several time zones) → Playwright (Chromium: links page and check-in pages)
+ *
+ * Options: --skip-build (reuse dist/), --only=<step>[,<step>] with steps lint, build, backend,
+ * frontend, e2e.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'dist', 'test-results');
+const args = process.argv.slice(2);
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const skipBuild = args.includes('--skip-build');
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NX_TUI: 'false',
+  NG_CLI_ANALYTICS: 'false',
+  FORCE_COLOR: '0',
+};
+const jestBin = join(root, 'node_modules', '.bin', 'jest');
+const nxBin = join(root, 'node_modules', '.bin', 'nx');
+const playwrightBin = join(root, 'node_modules', '.bin', 'playwright');
+/** Dates must not move with the machine's zone: the front end's suite runs under each of these. */
+const FRONTEND_TIME_ZONES = ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati'];
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const stepLines = [];
+
+function run(label, command, commandArgs, extraEnv = {}) {
+  process.stdout.write(`\n── ${label}\n`);
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...env, ...extraEnv },
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: result.status === 0, seconds };
+}
+
+/** A step that is a check rather than a test suite counts as one test. */
+function check(label, command, commandArgs, extraEnv) {
+  const { ok, seconds } = run(label, command, commandArgs, extraEnv);
+  if (ok) totals.passed += 1;
+  else totals.failed += 1;
+  stepLines.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds} s)`);
+  return ok;
+}
+
+function jestSuite(label, config, outputName, extraEnv = {}, extraArgs = []) {
+  const output = join(results, `${outputName}.json`);
+  rmSync(output, { force: true });
+  const { ok, seconds } = run(
+    label,
+    jestBin,
+    ['-c', config, '--ci', '--json', `--outputFile=${output}`, ...extraArgs],
+    extraEnv,
+  );
+  countJest(label, output, ok, seconds);
+}
+
+function countJest(label, output, ok, seconds) {
+  if (!existsSync(output)) {
+    totals.failed += 1;
+    stepLines.push(`FAIL ${label}: no results (${seconds} s)`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+  // A suite that fails to load has no failed tests but is a failure all the same.
+  const brokenSuites = report.numRuntimeErrorTestSuites ?? 0;
+  totals.failed += brokenSuites;
+  const failed = report.numFailedTests + brokenSuites;
+  stepLines.push(
+    `${ok && failed === 0 ? 'ok  ' : 'FAIL'} ${label}: ${report.numPassedTests} passed, ${failed} failed (${seconds} s)`,
+  );
+}
+
+function playwrightSuite(label) {
+  const output = join(root, 'dist', 'e2e', 'results.json');
+  rmSync(output, { force: true });
+  const { ok, seconds } = run(label, playwrightBin, ['test', '-c', 'e2e/playwright.config.ts'], {
+    CI: 'true',
+  });
+  if (!existsSync(output)) {
+    totals.failed += 1;
+    stepLines.push(`FAIL ${label}: no results (${seconds} s)`);
+    return;
+  }
+  const { stats } = JSON.parse(readFileSync(output, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+  stepLines.push(
+    `${ok && stats.unexpected === 0 ? 'ok  ' : 'FAIL'} ${label}: ${stats.expected + stats.flaky} passed, ${stats.unexpected} failed (${seconds} s)`,
+  );
+}
+
+const wants = (step) => !only || only.includes(step);
+mkdirSync(results, { recursive: true });
+
+if (wants('lint')) {
+  check('lint', nxBin, ['run-many', '-t', 'lint', '--output-style=static']);
+  check('type check', nxBin, ['run-many', '-t', 'typecheck', '--output-style=static']);
+}
+if (wants('build') && !skipBuild) {
+  check('build (front end and back end)', nxBin, [
+    'run-many',
+    '-t',
+    'build',
+    '-p',
+    'frontend',
+    'backend',
+    '--output-style=static',
+  ]);
+}
+if (wants('backend')) {
+  jestSuite('back end (unit and integration)', 'backend/jest.config.cjs', 'backend', {
+    TZ: 'UTC',
+    NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
+  });
+}
+if (wants('frontend')) {
+  for (const zone of FRONTEND_TIME_ZONES) {
+    jestSuite(`front end (TZ=${zone})`, 'frontend/jest.config.cjs', `frontend-${zone.replace('/', '-')}`, {
+      TZ: zone,
+    });
+  }
+}
+if (wants('e2e')) {
+  playwrightSuite('end to end (Chromium)');
+}
+
+process.stdout.write(`\n── summary\n${stepLines.join('\n')}\n\n`);
+process.stdout.write(
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
+);
+process.exitCode = totals.failed === 0 ? 0 : 1;
