@@ -24,8 +24,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   504: 'CRM_TIMEOUT',
 };
 
+/** Nest's own texts for these ("Cannot GET /x", "Payload Too Large") read badly to people. */
 const MESSAGE_BY_STATUS: Record<number, string> = {
-  400: 'The request is not valid.',
   404: 'There is nothing at this address.',
   413: 'The request is too large.',
   429: 'Too many requests. Please wait a moment and try again.',
