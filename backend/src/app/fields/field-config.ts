@@ -14,6 +14,16 @@ const organization = (field: string) => `${CONTACT_CUSTOM_GROUP}.${field}`;
 export const IDENTITY_FIELD_NAMES = ['first_name', 'last_name', 'email'] as const;
 export const CURRENT_STAGE_FIELD_NAME = 'current_stage';
 
+/** Stage 5 matrix: Y1_Q<n>_<metric>, shown to staff as metrics × quarters. */
+export const MATRIX_METRICS = [
+  { key: 'Sales', label: 'Sales', type: 'currency' },
+  { key: 'Members', label: 'Member-owners', type: 'number' },
+  { key: 'Transactions', label: 'Transactions', type: 'number' },
+  { key: 'Margin', label: 'Gross margin', type: 'percent' },
+] as const satisfies ReadonlyArray<{ key: string; label: string; type: FieldConfig['type'] }>;
+
+export const MATRIX_FIELD_PATTERN = /^Y1_Q([1-4])_([A-Za-z]+)$/;
+
 const organizationSection: SectionConfig = {
   rank: 0,
   title: 'Your co-op',
@@ -255,15 +265,6 @@ const stageSections: SectionConfig[] = [
   },
 ];
 
-/** Stage 5 matrix: Y1_Q<n>_<metric>, shown to staff as metrics × quarters. */
-export const MATRIX_METRICS = [
-  { key: 'Sales', label: 'Sales', type: 'currency' },
-  { key: 'Members', label: 'Member-owners', type: 'number' },
-  { key: 'Transactions', label: 'Transactions', type: 'number' },
-  { key: 'Margin', label: 'Gross margin', type: 'percent' },
-] as const satisfies ReadonlyArray<{ key: string; label: string; type: FieldConfig['type'] }>;
-
-export const MATRIX_FIELD_PATTERN = /^Y1_Q([1-4])_([A-Za-z]+)$/;
 
 function quarterlyMatrixFields(): FieldConfig[] {
   return MATRIX_METRICS.flatMap((metric) =>

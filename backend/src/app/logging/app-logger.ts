@@ -11,7 +11,7 @@ export class AppLogger extends ConsoleLogger {
   constructor(config: AppConfig, context = 'App') {
     super(context, {
       json: config.logFormat === 'json',
-      colors: config.logFormat !== 'json' && process.stdout.isTTY,
+      colors: config.logFormat !== 'json' && Boolean(process.stdout.isTTY),
     });
     this.secrets = secretValues(config);
   }
