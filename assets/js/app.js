@@ -470,12 +470,12 @@ function renderVideo(item) {
   const title = str(item.title) ?? 'Video';
   const frame = h('div', { class: 'video__frame' });
   if (VIDEO_ID.test(item.id ?? '')) {
+    // The name starts with the visible words, so voice control users can say what they see.
     const button = h(
       'button',
-      { class: 'video__play', type: 'button' },
+      { class: 'video__play', type: 'button', 'aria-label': `Play video: ${title}` },
       icon('play', 'icon video__play-icon'),
       h('span', { class: 'video__play-label', text: 'Play video' }),
-      h('span', { class: 'visually-hidden', text: `: ${title}` }),
     );
     button.addEventListener('click', () => playVideo(frame, item.id, title), { once: true });
     frame.append(button);
@@ -677,19 +677,17 @@ async function loadContent() {
 }
 
 function showError(message) {
-  document
-    .getElementById('content')
-    .replaceChildren(
-      h(
-        'div',
-        { class: 'notice notice--error', role: 'alert' },
-        h('h1', { class: 'notice__title', text: 'This page could not be displayed' }),
-        h('p', { text: message }),
-        h('p', {
-          text: `If you maintain this page, check the file against ${DATA_URL.replace('.json', '.schema.json')}.`,
-        }),
-      ),
-    );
+  document.getElementById('content').replaceChildren(
+    h(
+      'div',
+      { class: 'notice notice--error', role: 'alert' },
+      h('h1', { class: 'notice__title', text: 'This page could not be displayed' }),
+      h('p', { text: message }),
+      h('p', {
+        text: `If you maintain this page, check the file against ${DATA_URL.replace('.json', '.schema.json')}.`,
+      }),
+    ),
+  );
 }
 
 async function main() {
