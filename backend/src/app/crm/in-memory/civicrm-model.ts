@@ -1,0 +1,1615 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CrmRow } from '../crm-client';
+
+/**
+ * An in-memory CiviCRM: the entities this service touches, evaluated with APIv4 semantics
+ * (select with joins and pseudoconstants, where/orderBy/limit, typed values, checksums) plus
+ * the one APIv3 call the service makes (Attachment.get). It is the CRM of stub mode (through
+ * InMemoryCrmClient) and of the HTTP emulator, so there is one fake CRM, not two.
+ *
+ * It is strict where CiviCRM is strict (unknown where fields, illegal operators, unknown
+ * top-level params, unknown custom fields in values are all errors), because a fake that
+ * forgives mistakes lets them reach production.
+ *
+ * A fresh model holds what a fresh CiviCRM holds (activity types and statuses, stock
+ * relationship types, the domain organization); the deployment's custom fields and the demo
+ * contacts come from a seed function (see demo-data.ts).
+ */
+
+export type Api4ErrorStatus = 400 | 401 | 403 | 404 | 405 | 500;
+
+/** What CiviCRM answers with an HTTP error status; the emulator sends `status` and `message`. */
+export class Api4Error extends Error {
+  constructor(
+    readonly status: Api4ErrorStatus,
+    message: string,
+    readonly errorCode = 0,
+  ) {
+    super(message);
+    this.name = 'Api4Error';
+  }
+}
+
+export type CrmDataType =
+  'Int' | 'Float' | 'Money' | 'String' | 'Memo' | 'Boolean' | 'Date' | 'Timestamp' | 'File';
+
+export type V3Row = Record<string, string>;
+
+export type V3Envelope =
+  | { is_error: 0; version: 3; count: number; values: V3Row[] | Record<string, V3Row>; id?: number }
+  | { is_error: 1; error_message: string };
+
+export interface CiviCrmModelOptions {
+  /** Base of signed file URLs (`<baseUrl>/civicrm/file?...`); the emulator sets its own. */
+  baseUrl?: string;
+  /** Secret behind generated checksums and file signatures; random when absent. */
+  secret?: string;
+  /** The clock, for checksum expiry and default dates. */
+  now?: () => Date;
+  /** Fills the fresh model (custom fields, contacts...); `reset()` returns to its result. */
+  seed?: (model: CiviCrmModel) => void;
+}
+
+/** A stored file, as tests and the emulator's file route see it. */
+export interface StoredFile {
+  id: number;
+  file_name: string | null;
+  mime_type: string | null;
+  upload_date: string | null;
+  size: number;
+  content: Buffer;
+}
+
+export const ENTITY_NAMES = [
+  'Contact',
+  'Email',
+  'Activity',
+  'Relationship',
+  'RelationshipType',
+  'RelationshipCache',
+  'CustomGroup',
+  'CustomField',
+  'OptionGroup',
+  'OptionValue',
+  'File',
+] as const;
+export type EntityName = (typeof ENTITY_NAMES)[number];
+type TableName = Exclude<EntityName, 'RelationshipCache'>;
+const TABLE_NAMES = ENTITY_NAMES.filter((name): name is TableName => name !== 'RelationshipCache');
+
+/** Write actions, for the emulator's recording. */
+export const WRITE_ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'delete', 'save', 'replace']);
+
+export const API4_OPERATORS = [
+  '=',
+  '!=',
+  '<>',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'IN',
+  'NOT IN',
+  'LIKE',
+  'NOT LIKE',
+  'CONTAINS',
+  'NOT CONTAINS',
+  'IS EMPTY',
+  'IS NOT EMPTY',
+  'IS NULL',
+  'IS NOT NULL',
+  'BETWEEN',
+] as const;
+type Operator = (typeof API4_OPERATORS)[number];
+
+/** CiviCRM's default checksum lifetime (setting checksum_timeout): 7 days. */
+export const DEFAULT_CHECKSUM_TTL_HOURS = 168;
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+interface StoredRecord {
+  id: number;
+  /** Core columns (and File content as bytes, which no select can reach). */
+  fields: Record<string, unknown>;
+  /** Custom values keyed by CustomField id. */
+  custom: Record<string, unknown>;
+}
+
+interface ModelState {
+  tables: Record<TableName, Map<number, StoredRecord>>;
+  nextIds: Record<TableName, number>;
+  /** Checksums accepted as given (stub mode's `demo`), per contact id. */
+  fixedChecksums: Map<number, string[]>;
+  secret: string;
+}
+
+/** An opaque deep copy of the whole model, for `restore()`. */
+export type ModelSnapshot = Readonly<{ readonly state: unknown }>;
+
+// ---------------------------------------------------------------------------------------------
+// Schema
+
+interface PseudoOption {
+  /** The stored value, as a string. */
+  id: string;
+  name: string;
+  label: string;
+}
+
+type OptionSource =
+  | { kind: 'optionGroup'; name: string }
+  | { kind: 'optionGroupId'; id: number }
+  | { kind: 'entity'; table: TableName; nameField: string; labelField: string }
+  | { kind: 'fixed'; options: PseudoOption[] };
+
+interface FieldDef {
+  name: string;
+  type: CrmDataType;
+  /** Multi-valued (target_contact_id, multiselect custom fields): stored and returned as arrays. */
+  serialize?: boolean;
+  /** Target of implicit dot joins (`contact_id_b.display_name`). */
+  fk?: TableName;
+  options?: OptionSource;
+  /** Never taken from `values` (ids, computed columns). */
+  readOnly?: boolean;
+  /** Real field, but not part of `*` (CiviCRM's "extra" fields such as target_contact_id). */
+  extra?: boolean;
+  /** Value filled on create when `values` lacks it. */
+  initial?: (model: CiviCrmModel) => unknown;
+  compute?: (record: StoredRecord, model: CiviCrmModel) => unknown;
+  /** Set only for custom fields. */
+  customFieldId?: number;
+}
+
+interface EntityDef {
+  name: EntityName;
+  fields: FieldDef[];
+  /** CustomGroup.extends values whose fields belong to this entity. */
+  customExtends?: string[];
+  /** Boolean columns that `get` filters to false unless the where clause names them. */
+  hiddenByDefault?: string[];
+  /** Mandatory on create. */
+  required?: string[];
+  actions: string[];
+}
+
+const CRUD = ['get', 'create', 'update', 'delete', 'save'];
+const now = (model: CiviCrmModel) => formatTimestamp(model.now());
+const id: FieldDef = { name: 'id', type: 'Int', readOnly: true };
+const created: FieldDef[] = [
+  { name: 'created_date', type: 'Timestamp', readOnly: true, initial: now },
+  { name: 'modified_date', type: 'Timestamp', readOnly: true, initial: now },
+];
+const bool = (name: string, initial?: boolean): FieldDef => ({
+  name,
+  type: 'Boolean',
+  ...(initial === undefined ? {} : { initial: () => initial }),
+});
+const str = (name: string): FieldDef => ({ name, type: 'String' });
+const contactRef = (name: string, extra?: boolean): FieldDef => ({
+  name,
+  type: 'Int',
+  fk: 'Contact',
+  ...(extra ? { extra } : {}),
+});
+const fixedOptions = (...names: string[]): OptionSource => ({
+  kind: 'fixed',
+  options: names.map((name) => ({ id: name, name, label: name })),
+});
+const CONTACT_TYPES = fixedOptions('Individual', 'Organization', 'Household');
+
+const ENTITIES: Record<EntityName, EntityDef> = {
+  Contact: {
+    name: 'Contact',
+    fields: [
+      id,
+      { name: 'contact_type', type: 'String', options: CONTACT_TYPES },
+      str('first_name'),
+      str('last_name'),
+      str('display_name'),
+      str('sort_name'),
+      str('organization_name'),
+      bool('is_deleted', false),
+      { name: 'email_primary', type: 'Int', fk: 'Email' },
+      ...created,
+    ],
+    customExtends: ['Contact', 'Individual', 'Organization', 'Household'],
+    hiddenByDefault: ['is_deleted'],
+    required: ['contact_type'],
+    actions: [...CRUD, 'validateChecksum', 'getChecksum'],
+  },
+  Email: {
+    name: 'Email',
+    fields: [
+      id,
+      contactRef('contact_id'),
+      str('email'),
+      bool('is_primary', false),
+      { name: 'location_type_id', type: 'Int', initial: () => 1 },
+    ],
+    required: ['contact_id', 'email'],
+    actions: CRUD,
+  },
+  Activity: {
+    name: 'Activity',
+    fields: [
+      id,
+      { name: 'activity_type_id', type: 'Int', options: { kind: 'optionGroup', name: 'activity_type' } },
+      str('subject'),
+      { name: 'details', type: 'Memo' },
+      { name: 'activity_date_time', type: 'Timestamp', initial: now },
+      {
+        name: 'status_id',
+        type: 'Int',
+        options: { kind: 'optionGroup', name: 'activity_status' },
+        initial: () => 2,
+      },
+      contactRef('source_contact_id', true),
+      { ...contactRef('target_contact_id', true), serialize: true, initial: () => [] },
+      { ...contactRef('assignee_contact_id', true), serialize: true, initial: () => [] },
+      bool('is_deleted', false),
+      bool('is_test', false),
+      ...created,
+    ],
+    customExtends: ['Activity'],
+    hiddenByDefault: ['is_deleted', 'is_test'],
+    required: ['activity_type_id', 'source_contact_id'],
+    actions: CRUD,
+  },
+  Relationship: {
+    name: 'Relationship',
+    fields: [
+      id,
+      contactRef('contact_id_a'),
+      contactRef('contact_id_b'),
+      {
+        name: 'relationship_type_id',
+        type: 'Int',
+        fk: 'RelationshipType',
+        options: {
+          kind: 'entity',
+          table: 'RelationshipType',
+          nameField: 'name_a_b',
+          labelField: 'label_a_b',
+        },
+      },
+      bool('is_active', true),
+      { name: 'start_date', type: 'Date' },
+      { name: 'end_date', type: 'Date' },
+      str('description'),
+    ],
+    customExtends: ['Relationship'],
+    required: ['contact_id_a', 'contact_id_b', 'relationship_type_id'],
+    actions: CRUD,
+  },
+  RelationshipType: {
+    name: 'RelationshipType',
+    fields: [
+      id,
+      str('name_a_b'),
+      str('label_a_b'),
+      str('name_b_a'),
+      str('label_b_a'),
+      str('description'),
+      { name: 'contact_type_a', type: 'String', options: CONTACT_TYPES },
+      { name: 'contact_type_b', type: 'String', options: CONTACT_TYPES },
+      bool('is_active', true),
+      bool('is_reserved', false),
+    ],
+    required: ['name_a_b'],
+    actions: CRUD,
+  },
+  RelationshipCache: {
+    name: 'RelationshipCache',
+    fields: [
+      id,
+      { name: 'relationship_id', type: 'Int', fk: 'Relationship' },
+      { name: 'relationship_type_id', type: 'Int', fk: 'RelationshipType' },
+      str('orientation'),
+      contactRef('near_contact_id'),
+      str('near_relation'),
+      contactRef('far_contact_id'),
+      str('far_relation'),
+      bool('is_active'),
+      { name: 'start_date', type: 'Date' },
+      { name: 'end_date', type: 'Date' },
+    ],
+    actions: ['get'],
+  },
+  CustomGroup: {
+    name: 'CustomGroup',
+    fields: [
+      id,
+      str('name'),
+      str('title'),
+      str('extends'),
+      { name: 'style', type: 'String', initial: () => 'Inline' },
+      str('table_name'),
+      { name: 'weight', type: 'Int' },
+      bool('is_active', true),
+    ],
+    required: ['name', 'title', 'extends'],
+    actions: CRUD,
+  },
+  CustomField: {
+    name: 'CustomField',
+    fields: [
+      id,
+      {
+        name: 'custom_group_id',
+        type: 'Int',
+        fk: 'CustomGroup',
+        options: { kind: 'entity', table: 'CustomGroup', nameField: 'name', labelField: 'title' },
+      },
+      str('name'),
+      str('label'),
+      { name: 'data_type', type: 'String', initial: () => 'String' },
+      { name: 'html_type', type: 'String', initial: () => 'Text' },
+      {
+        name: 'option_group_id',
+        type: 'Int',
+        fk: 'OptionGroup',
+        options: { kind: 'entity', table: 'OptionGroup', nameField: 'name', labelField: 'title' },
+      },
+      { name: 'serialize', type: 'Int', initial: () => 0 },
+      str('column_name'),
+      { name: 'weight', type: 'Int' },
+      { name: 'text_length', type: 'Int' },
+      bool('is_active', true),
+    ],
+    required: ['custom_group_id', 'name', 'label'],
+    actions: CRUD,
+  },
+  OptionGroup: {
+    name: 'OptionGroup',
+    fields: [
+      id,
+      str('name'),
+      str('title'),
+      str('description'),
+      bool('is_active', true),
+      bool('is_reserved', false),
+    ],
+    required: ['name'],
+    actions: CRUD,
+  },
+  OptionValue: {
+    name: 'OptionValue',
+    fields: [
+      id,
+      {
+        name: 'option_group_id',
+        type: 'Int',
+        fk: 'OptionGroup',
+        options: { kind: 'entity', table: 'OptionGroup', nameField: 'name', labelField: 'title' },
+      },
+      str('label'),
+      str('value'),
+      str('name'),
+      str('description'),
+      { name: 'weight', type: 'Int' },
+      bool('is_active', true),
+      bool('is_default', false),
+    ],
+    required: ['option_group_id', 'label', 'value', 'name', 'weight'],
+    actions: CRUD,
+  },
+  File: {
+    name: 'File',
+    fields: [
+      id,
+      str('file_name'),
+      str('mime_type'),
+      str('description'),
+      str('uri'),
+      { name: 'upload_date', type: 'Timestamp', initial: now },
+      {
+        name: 'url',
+        type: 'String',
+        readOnly: true,
+        compute: (record, model) => model.fileUrl(record.id),
+      },
+    ],
+    actions: CRUD,
+  },
+};
+
+/** Top-level params each action accepts; anything else is a 500, as in CiviCRM. */
+const ACTION_PARAMS: Record<string, readonly string[]> = {
+  get: ['select', 'where', 'orderBy', 'limit', 'offset'],
+  create: ['values', 'reload'],
+  update: ['values', 'where', 'orderBy', 'limit', 'offset', 'reload'],
+  delete: ['where', 'orderBy', 'limit', 'offset', 'useTrash'],
+  save: ['records', 'defaults', 'match', 'reload'],
+  validateChecksum: ['contactId', 'checksum'],
+  getChecksum: ['contactId', 'ttl'],
+};
+const COMMON_PARAMS = ['checkPermissions', 'debug', 'language'];
+/** Real APIv4 params this model cannot evaluate: refused loudly rather than ignored. */
+const UNSUPPORTED_PARAMS = new Set(['join', 'groupBy', 'having', 'chain', 'translationMode']);
+
+// ---------------------------------------------------------------------------------------------
+// Small value helpers
+
+type Params = Record<string, unknown>;
+type Predicate = (record: StoredRecord) => boolean;
+
+interface ResolvedField {
+  def: FieldDef;
+  /** Pseudoconstant names and labels compare case-sensitively; columns compare like MySQL. */
+  pseudo: boolean;
+  get: (record: StoredRecord) => unknown;
+}
+
+const fail = (message: string): never => {
+  throw new Api4Error(500, message);
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Callers never share references with the state: everything crosses as JSON, like the wire. */
+function jsonCopy<T>(value: T): T {
+  if (value === undefined) return value;
+  try {
+    return JSON.parse(JSON.stringify(value)) as T;
+  } catch {
+    return fail('Parameters are not JSON-serializable');
+  }
+}
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
+export function formatTimestamp(date: Date): string {
+  return (
+    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+  );
+}
+
+const DATE_INPUT =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T]?(\d{2}):?(\d{2})(?::?(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Normalizes a date input the way CiviCRM's formatter does: ISO forms, `YYYYMMDD[HHMMSS]` and
+ * `now`; a zone offset is converted to UTC (the model's server time zone). Returns undefined
+ * for anything that is not a date.
+ */
+function normalizeDate(input: string, withTime: boolean, clock: Date): string | undefined {
+  const text = input.trim();
+  let stamp: string;
+  if (text === 'now') {
+    stamp = formatTimestamp(clock);
+  } else {
+    const match = DATE_INPUT.exec(text);
+    if (!match) return undefined;
+    const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = match;
+    if (zone) {
+      const parsed = new Date(
+        `${y}-${mo}-${d}T${h}:${mi}:${s}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
+      );
+      if (Number.isNaN(parsed.getTime())) return undefined;
+      stamp = formatTimestamp(parsed);
+    } else {
+      stamp = `${y}-${mo}-${d} ${h}:${mi}:${s}`;
+      if (!isRealDate(stamp)) return undefined;
+    }
+  }
+  return withTime ? stamp : stamp.slice(0, 10);
+}
+
+function isRealDate(stamp: string): boolean {
+  const parsed = new Date(`${stamp.replace(' ', 'T')}Z`);
+  return !Number.isNaN(parsed.getTime()) && formatTimestamp(parsed) === stamp;
+}
+
+const NUMERIC_TYPES: ReadonlySet<CrmDataType> = new Set(['Int', 'Float', 'Money', 'File', 'Boolean']);
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  const number = Number(value);
+  // MySQL casts a non-numeric string to 0 in a numeric comparison.
+  return Number.isNaN(number) ? 0 : number;
+}
+
+/** Brings a where value to the stored form of its field so comparisons act like MySQL's. */
+function comparable(field: ResolvedField, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  const type = field.def.type;
+  if (field.pseudo) return String(value);
+  if (NUMERIC_TYPES.has(type)) return toNumber(value);
+  if ((type === 'Date' || type === 'Timestamp') && typeof value === 'string') {
+    const withTime = type === 'Timestamp';
+    return normalizeDate(value, withTime, new Date(0)) ?? value;
+  }
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function compareComparable(a: unknown, b: unknown, caseSensitive: boolean): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const left = caseSensitive ? String(a) : String(a).toLowerCase();
+  const right = caseSensitive ? String(b) : String(b).toLowerCase();
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function likeRegex(pattern: string, caseSensitive: boolean): RegExp {
+  let source = '';
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern.charAt(index);
+    if (char === '\\' && index + 1 < pattern.length) {
+      source += escapeRegex(pattern.charAt(++index));
+    } else if (char === '%') {
+      source += '[\\s\\S]*';
+    } else if (char === '_') {
+      source += '[\\s\\S]';
+    } else {
+      source += escapeRegex(char);
+    }
+  }
+  return new RegExp(`^${source}$`, caseSensitive ? '' : 'i');
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function isEmptyValue(value: unknown): boolean {
+  return (
+    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text).digest('hex');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function machineName(label: string): string {
+  return label.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'field';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+export class CiviCrmModel {
+  baseUrl: string;
+  private state: ModelState;
+  private readonly clock: () => Date;
+  private seeded: ModelSnapshot;
+  /** Custom fields per entity, rebuilt after any write to CustomGroup or CustomField. */
+  private customCache = new Map<EntityName, Map<string, FieldDef>>();
+
+  constructor(options: CiviCrmModelOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? 'http://crm.invalid').replace(/\/+$/, '');
+    this.clock = options.now ?? (() => new Date());
+    this.state = emptyState(options.secret ?? randomBytes(16).toString('hex'));
+    this.seedStock();
+    options.seed?.(this);
+    this.seeded = this.snapshot();
+  }
+
+  now(): Date {
+    return this.clock();
+  }
+
+  // --- APIv4 -------------------------------------------------------------------------------
+
+  /** One APIv4 call; returns the `values` rows or throws Api4Error like CiviCRM would answer. */
+  api4(entity: string, action: string, params: unknown = {}): CrmRow[] {
+    const def = this.entityDef(entity);
+    if (!def.actions.includes(action)) {
+      fail(`API (${entity}, ${action}) does not exist (join the API team and implement it!)`);
+    }
+    const input = this.checkParams(action, jsonCopy(params));
+    return jsonCopy(this.dispatch(def, action, input));
+  }
+
+  private entityDef(entity: string): EntityDef {
+    const def = (ENTITIES as Record<string, EntityDef | undefined>)[entity];
+    return def ?? fail(`API (${entity}, ...) does not exist (join the API team and implement it!)`);
+  }
+
+  private checkParams(action: string, params: unknown): Params {
+    // An empty JSON array decodes to an empty PHP array: the call runs with no params.
+    if (Array.isArray(params) && params.length === 0) return {};
+    if (!isPlainObject(params)) return fail('Params must be an object');
+    const allowed = [...(ACTION_PARAMS[action] ?? []), ...COMMON_PARAMS];
+    for (const key of Object.keys(params)) {
+      if (UNSUPPORTED_PARAMS.has(key)) fail(`The parameter "${key}" is not supported by this model`);
+      if (!allowed.includes(key)) fail(`Unknown api parameter: ${key}`);
+    }
+    return params;
+  }
+
+  private dispatch(def: EntityDef, action: string, params: Params): CrmRow[] {
+    switch (action) {
+      case 'get':
+        return this.get(def, params);
+      case 'create':
+        return [this.create(def, this.valuesParam(params))];
+      case 'update':
+        return this.update(def, params);
+      case 'delete':
+        return this.delete(def, params);
+      case 'save':
+        return this.save(def, params);
+      case 'validateChecksum':
+        return [{ valid: this.validateChecksum(params['contactId'], params['checksum']) }];
+      case 'getChecksum':
+        return [this.getChecksum(params['contactId'], params['ttl'])];
+      default:
+        return fail(`API (${def.name}, ${action}) does not exist`);
+    }
+  }
+
+  // --- get ---------------------------------------------------------------------------------
+
+  private get(def: EntityDef, params: Params): CrmRow[] {
+    const select = this.resolveSelect(def, params['select']);
+    const records = this.query(def, params);
+    return records.map((record) => {
+      const row: CrmRow = {};
+      for (const [key, field] of select) row[key] = field.get(record);
+      return row;
+    });
+  }
+
+  /** where + orderBy + offset/limit over an entity, hidden records excluded by default. */
+  private query(def: EntityDef, params: Params): StoredRecord[] {
+    const where = this.compileWhere(def, params['where']);
+    const order = this.compileOrderBy(def, params['orderBy']);
+    const limit = this.nonNegativeInt(params['limit'], 'limit');
+    const offset = this.nonNegativeInt(params['offset'], 'offset');
+    const matched = this.records(def).filter(where).sort(order);
+    return matched.slice(offset, limit ? offset + limit : undefined);
+  }
+
+  private nonNegativeInt(value: unknown, name: string): number {
+    if (value === undefined || value === null) return 0;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      fail(`${name} must be a non-negative integer`);
+    }
+    return value as number;
+  }
+
+  private resolveSelect(def: EntityDef, select: unknown): Array<[string, ResolvedField]> {
+    if (select !== undefined && (!Array.isArray(select) || select.some((item) => typeof item !== 'string'))) {
+      fail('select must be an array of strings');
+    }
+    const requested = (select as string[] | undefined)?.length ? (select as string[]) : ['*'];
+    const names = ['id', ...requested.flatMap((name) => this.expandWildcard(def, name))];
+    const resolved: Array<[string, ResolvedField]> = [];
+    for (const name of new Set(names)) {
+      // Unknown names are silently dropped, as CiviCRM does.
+      const field = this.resolve(def, name);
+      if (field) resolved.push([name, field]);
+    }
+    return resolved;
+  }
+
+  private expandWildcard(def: EntityDef, name: string): string[] {
+    if (name === '*') return def.fields.filter((field) => !field.extra).map((field) => field.name);
+    if (!name.endsWith('.*')) return [name];
+    const keys = [...this.customFields(def).keys()];
+    if (name === 'custom.*') return keys;
+    const group = name.slice(0, -1);
+    return keys.filter((key) => key.startsWith(group));
+  }
+
+  /** Resolves `field`, `fk.field`, `Group.Field`, `Group.FileField.file_name`, `...:name`. */
+  private resolve(def: EntityDef, expression: string): ResolvedField | undefined {
+    const colon = expression.lastIndexOf(':');
+    const path = colon >= 0 ? expression.slice(0, colon) : expression;
+    const suffix = colon >= 0 ? expression.slice(colon + 1) : undefined;
+    const base = this.resolvePath(def, path.split('.'));
+    if (!base || suffix === undefined) return base;
+    if ((suffix !== 'name' && suffix !== 'label') || !base.def.options) return undefined;
+    const options = this.optionsOf(base.def.options);
+    const pick = (value: unknown) => {
+      const option = options.find((candidate) => candidate.id === String(value));
+      return option ? option[suffix] : null;
+    };
+    return {
+      def: { ...base.def, type: 'String', fk: undefined, options: undefined },
+      pseudo: true,
+      get: (record) => {
+        const value = base.get(record);
+        if (value === null || value === undefined) return null;
+        return Array.isArray(value) ? value.map(pick) : pick(value);
+      },
+    };
+  }
+
+  private resolvePath(def: EntityDef, parts: string[]): ResolvedField | undefined {
+    const custom = parts.length >= 2 ? this.customFields(def).get(`${parts[0]}.${parts[1]}`) : undefined;
+    const field = custom ?? def.fields.find((candidate) => candidate.name === parts[0]);
+    if (!field) return undefined;
+    const rest = parts.slice(custom ? 2 : 1);
+    const get = this.getterOf(field);
+    if (rest.length === 0) return { def: field, pseudo: false, get };
+    if (!field.fk || field.serialize) return undefined;
+    const target = ENTITIES[field.fk];
+    const inner = this.resolvePath(target, rest);
+    if (!inner) return undefined;
+    const table = field.fk;
+    return {
+      def: inner.def,
+      pseudo: inner.pseudo,
+      get: (record) => {
+        const foreignId = get(record);
+        const joined = foreignId === null ? undefined : this.state.tables[table].get(Number(foreignId));
+        return joined ? inner.get(joined) : null;
+      },
+    };
+  }
+
+  private getterOf(field: FieldDef): (record: StoredRecord) => unknown {
+    const customId = field.customFieldId;
+    if (customId !== undefined) return (record) => record.custom[String(customId)] ?? null;
+    const compute = field.compute;
+    if (compute) return (record) => compute(record, this);
+    return (record) => record.fields[field.name] ?? null;
+  }
+
+  private optionsOf(source: OptionSource): PseudoOption[] {
+    switch (source.kind) {
+      case 'fixed':
+        return source.options;
+      case 'optionGroup': {
+        const group = this.findBy('OptionGroup', 'name', source.name);
+        return group ? this.optionValues(group.id) : [];
+      }
+      case 'optionGroupId':
+        return this.optionValues(source.id);
+      case 'entity':
+        return [...this.state.tables[source.table].values()].map((record) => ({
+          id: String(record.id),
+          name: String(record.fields[source.nameField] ?? ''),
+          label: String(record.fields[source.labelField] ?? ''),
+        }));
+    }
+  }
+
+  private optionValues(groupId: number): PseudoOption[] {
+    return [...this.state.tables.OptionValue.values()]
+      .filter((record) => record.fields['option_group_id'] === groupId)
+      .map((record) => ({
+        id: String(record.fields['value']),
+        name: String(record.fields['name'] ?? ''),
+        label: String(record.fields['label'] ?? ''),
+      }));
+  }
+
+  private findBy(table: TableName, field: string, value: unknown): StoredRecord | undefined {
+    for (const record of this.state.tables[table].values()) {
+      if (record.fields[field] === value) return record;
+    }
+    return undefined;
+  }
+
+  /** Active custom fields of active groups extending this entity, keyed `Group.Field`. */
+  private customFields(def: EntityDef): Map<string, FieldDef> {
+    const cached = this.customCache.get(def.name);
+    if (cached) return cached;
+    const fields = new Map<string, FieldDef>();
+    const extendsList = def.customExtends ?? [];
+    for (const group of this.state.tables.CustomGroup.values()) {
+      if (!group.fields['is_active'] || !extendsList.includes(String(group.fields['extends']))) continue;
+      for (const field of this.state.tables.CustomField.values()) {
+        if (field.fields['custom_group_id'] !== group.id || !field.fields['is_active']) continue;
+        const key = `${String(group.fields['name'])}.${String(field.fields['name'])}`;
+        fields.set(key, customFieldDef(key, field));
+      }
+    }
+    this.customCache.set(def.name, fields);
+    return fields;
+  }
+
+  private records(def: EntityDef): StoredRecord[] {
+    if (def.name === 'RelationshipCache') return this.relationshipCache();
+    return [...this.state.tables[def.name].values()];
+  }
+
+  /** Both orientations of every relationship, so callers need not care about direction. */
+  private relationshipCache(): StoredRecord[] {
+    const rows: StoredRecord[] = [];
+    for (const relationship of this.state.tables.Relationship.values()) {
+      const type = this.state.tables.RelationshipType.get(
+        Number(relationship.fields['relationship_type_id']),
+      );
+      const f = relationship.fields;
+      const common = {
+        relationship_id: relationship.id,
+        relationship_type_id: f['relationship_type_id'],
+        is_active: f['is_active'],
+        start_date: f['start_date'] ?? null,
+        end_date: f['end_date'] ?? null,
+      };
+      const nameAB = type?.fields['name_a_b'] ?? null;
+      const nameBA = type?.fields['name_b_a'] ?? null;
+      const sides: Array<[number, string, unknown, unknown, unknown, unknown]> = [
+        [relationship.id * 2 - 1, 'a_b', f['contact_id_a'], nameAB, f['contact_id_b'], nameBA],
+        [relationship.id * 2, 'b_a', f['contact_id_b'], nameBA, f['contact_id_a'], nameAB],
+      ];
+      for (const [rowId, orientation, near, nearRelation, far, farRelation] of sides) {
+        rows.push({
+          id: rowId,
+          custom: {},
+          fields: {
+            id: rowId,
+            ...common,
+            orientation,
+            near_contact_id: near,
+            near_relation: nearRelation,
+            far_contact_id: far,
+            far_relation: farRelation,
+          },
+        });
+      }
+    }
+    return rows;
+  }
+
+  // --- where ---------------------------------------------------------------------------------
+
+  private compileWhere(def: EntityDef, where: unknown): Predicate {
+    if (where !== undefined && !Array.isArray(where)) fail('where must be an array');
+    const clauses = (where as unknown[] | undefined) ?? [];
+    const predicates = clauses.map((clause) => this.compileClause(def, clause));
+    // Deleted and test records are hidden unless the caller asks about them.
+    for (const hidden of def.hiddenByDefault ?? []) {
+      if (!mentionsField(clauses, hidden)) predicates.push((record) => record.fields[hidden] !== true);
+    }
+    return (record) => predicates.every((predicate) => predicate(record));
+  }
+
+  private compileClause(def: EntityDef, clause: unknown): Predicate {
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string') {
+      return fail(`Invalid where clause: ${JSON.stringify(clause)}`);
+    }
+    const [head, second, value, isExpression] = clause as [string, unknown, unknown, unknown];
+    if (head === 'OR' || head === 'AND' || head === 'NOT') {
+      if (!Array.isArray(second)) fail(`${head} expects an array of clauses`);
+      const inner = (second as unknown[]).map((item) => this.compileClause(def, item));
+      if (head === 'OR') return (record) => inner.some((predicate) => predicate(record));
+      const all: Predicate = (record) => inner.every((predicate) => predicate(record));
+      return head === 'AND' ? all : (record) => !all(record);
+    }
+    if (typeof second !== 'string' || !(API4_OPERATORS as readonly string[]).includes(second)) {
+      return fail(`Illegal operator: ${String(second)}`);
+    }
+    if (isExpression === true) fail('Field expressions as where values are not supported by this model');
+    const field = this.resolve(def, head) ?? fail(`Invalid field '${head}' in where clause`);
+    const test = operatorTest(second as Operator, value, field);
+    return (record) => test(field.get(record));
+  }
+
+  // --- orderBy -------------------------------------------------------------------------------
+
+  private compileOrderBy(def: EntityDef, orderBy: unknown): (a: StoredRecord, b: StoredRecord) => number {
+    if (Array.isArray(orderBy) && orderBy.length === 0) orderBy = {};
+    if (orderBy !== undefined && !isPlainObject(orderBy)) fail('orderBy must be an object');
+    const keys = Object.entries((orderBy as Record<string, unknown> | undefined) ?? {}).map(
+      ([name, direction]) => {
+        if (direction !== 'ASC' && direction !== 'DESC') {
+          fail(`Invalid sort direction for ${name}: ${String(direction)} (use ASC or DESC)`);
+        }
+        const field = this.resolve(def, name) ?? fail(`Invalid field '${name}' in orderBy`);
+        return { field, sign: direction === 'DESC' ? -1 : 1 };
+      },
+    );
+    return (a, b) => {
+      for (const { field, sign } of keys) {
+        const result = compareForSort(field, field.get(a), field.get(b));
+        if (result !== 0) return sign * result;
+      }
+      // Like MySQL reading the primary key: ties come back in id order.
+      return a.id - b.id;
+    };
+  }
+
+  // --- writes ---------------------------------------------------------------------------------
+
+  private valuesParam(params: Params, name = 'values'): Record<string, unknown> {
+    const values = params[name];
+    if (values === undefined) return {};
+    if (!isPlainObject(values)) return fail(`${name} must be an object keyed by field name`);
+    return values;
+  }
+
+  private create(def: EntityDef, values: Record<string, unknown>): CrmRow {
+    this.assertWritable(def);
+    const table = def.name as TableName;
+    const record: StoredRecord = { id: 0, fields: {}, custom: {} };
+    this.applyValues(def, record, values);
+    this.beforeCreate(def, record, values);
+    for (const field of def.fields) {
+      if (field.initial && record.fields[field.name] === undefined) {
+        record.fields[field.name] = field.initial(this);
+      }
+    }
+    const missing = (def.required ?? []).filter((name) => isEmptyValue(record.fields[name]));
+    if (missing.length > 0) {
+      fail(`Mandatory values missing from Api4 ${def.name}::create: ${missing.join(', ')}`);
+    }
+    record.id = this.state.nextIds[table]++;
+    record.fields['id'] = record.id;
+    this.state.tables[table].set(record.id, record);
+    this.afterWrite(def, record, values);
+    return this.writeResult(def, record, values);
+  }
+
+  private update(def: EntityDef, params: Params): CrmRow[] {
+    this.assertWritable(def);
+    this.requireWhere(def, 'update', params);
+    const values = this.valuesParam(params);
+    return this.query(def, params).map((record) => {
+      const draft: StoredRecord = structuredClone(record);
+      this.applyValues(def, draft, values);
+      if ('modified_date' in draft.fields) draft.fields['modified_date'] = formatTimestamp(this.now());
+      // Only commit once every value was accepted: a failed update changes nothing.
+      Object.assign(record, draft);
+      this.afterWrite(def, record, values);
+      return this.writeResult(def, record, values);
+    });
+  }
+
+  private delete(def: EntityDef, params: Params): CrmRow[] {
+    this.assertWritable(def);
+    this.requireWhere(def, 'delete', params);
+    const useTrash = params['useTrash'] !== false;
+    return this.query(def, params).map((record) => {
+      if (def.name === 'Contact' && useTrash) {
+        record.fields['is_deleted'] = true;
+      } else {
+        this.state.tables[def.name as TableName].delete(record.id);
+      }
+      this.afterWrite(def, record, {});
+      return { id: record.id };
+    });
+  }
+
+  /** Upsert: a record with `id` (or matching `match` fields) is updated, others created. */
+  private save(def: EntityDef, params: Params): CrmRow[] {
+    const records = params['records'];
+    if (!Array.isArray(records)) return fail('records must be an array');
+    const defaults = this.valuesParam(params, 'defaults');
+    const match = params['match'];
+    if (match !== undefined && (!Array.isArray(match) || match.some((key) => typeof key !== 'string'))) {
+      fail('match must be an array of field names');
+    }
+    return records.map((item) => {
+      if (!isPlainObject(item)) return fail('Each record must be an object');
+      const values = { ...defaults, ...item };
+      const where = this.saveTarget(def, values, (match as string[] | undefined) ?? []);
+      if (!where) return this.create(def, values);
+      const rest = { ...values };
+      delete rest['id'];
+      const updated = this.update(def, { where, values: rest });
+      return updated[0] ?? this.create(def, values);
+    });
+  }
+
+  private saveTarget(
+    def: EntityDef,
+    values: Record<string, unknown>,
+    match: string[],
+  ): unknown[] | undefined {
+    if (values['id'] !== undefined && values['id'] !== null) return [['id', '=', values['id']]];
+    if (match.length === 0) return undefined;
+    const where = match.map((key) => [key, '=', values[key]]);
+    return this.query(def, { where, limit: 1 }).length > 0 ? where : undefined;
+  }
+
+  private assertWritable(def: EntityDef): void {
+    if (def.name === 'RelationshipCache') fail('RelationshipCache is read-only');
+  }
+
+  private requireWhere(def: EntityDef, action: string, params: Params): void {
+    const where = params['where'];
+    if (!Array.isArray(where) || where.length === 0) {
+      fail(`Cannot ${action} ${def.name} with no "where" parameter specified`);
+    }
+  }
+
+  /** Validates and stores `values` on a record; unknown core keys are ignored as in CiviCRM. */
+  private applyValues(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
+    const customs = this.customFields(def);
+    for (const [key, raw] of Object.entries(values)) {
+      if (key === 'id' || (def.name === 'Contact' && key === 'email_primary.email')) continue;
+      const colon = key.lastIndexOf(':');
+      const path = colon >= 0 ? key.slice(0, colon) : key;
+      const suffix = colon >= 0 ? key.slice(colon + 1) : undefined;
+      const custom = customs.get(path);
+      if (!custom && path.includes('.')) fail(`Unknown field "${key}" for ${def.name}`);
+      const field = custom ?? def.fields.find((candidate) => candidate.name === path);
+      if (!field || field.readOnly || field.compute) continue;
+      const value = suffix === undefined ? raw : this.optionInput(field, suffix, raw, key);
+      const stored = this.coerce(field, value, key);
+      this.checkReferences(field, stored, key);
+      if (custom?.customFieldId !== undefined) record.custom[String(custom.customFieldId)] = stored;
+      else record.fields[field.name] = stored;
+    }
+  }
+
+  /** `field:name` / `field:label` in values: the option's stored value. */
+  private optionInput(field: FieldDef, suffix: string, raw: unknown, key: string): unknown {
+    if ((suffix !== 'name' && suffix !== 'label') || !field.options) {
+      return fail(`Unknown field "${key}"`);
+    }
+    const options = this.optionsOf(field.options);
+    const lookup = (item: unknown) =>
+      options.find((option) => option[suffix] === item)?.id ??
+      fail(`'${String(item)}' is not a valid option ${suffix} for ${key}`);
+    if (raw === null || raw === undefined || raw === '') return null;
+    return Array.isArray(raw) ? raw.map(lookup) : lookup(raw);
+  }
+
+  private coerce(field: FieldDef, raw: unknown, key: string): unknown {
+    if (raw === null || raw === undefined) return null;
+    if (field.serialize) {
+      const list: unknown[] = Array.isArray(raw) ? raw : raw === '' ? [] : [raw];
+      return list.map((item) => this.coerceScalar(field, item, key)).filter((item) => item !== null);
+    }
+    if (typeof raw === 'object') return fail(`Expected a single value for ${key}`);
+    return this.coerceScalar(field, raw, key);
+  }
+
+  private coerceScalar(field: FieldDef, value: unknown, key: string): unknown {
+    if (value === null || value === '') return null;
+    if (typeof value === 'object') return fail(`Expected a scalar value for ${key}`);
+    const text = String(value).trim();
+    const invalid = () => fail(`'${String(value)}' is not a valid ${field.type} value for ${key}`);
+    switch (field.type) {
+      case 'Int':
+      case 'File':
+        if (typeof value === 'boolean') return value ? 1 : 0;
+        return /^-?\d+$/.test(text) ? Number(text) : invalid();
+      case 'Float':
+      case 'Money':
+        return typeof value !== 'boolean' && /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)
+          ? Number(text)
+          : invalid();
+      case 'Boolean':
+        if (value === true || text === '1' || text.toLowerCase() === 'true') return true;
+        if (value === false || text === '0' || text.toLowerCase() === 'false') return false;
+        return invalid();
+      case 'Date':
+      case 'Timestamp':
+        return normalizeDate(text, field.type === 'Timestamp', this.now()) ?? invalid();
+      case 'String':
+      case 'Memo':
+        return String(value);
+    }
+  }
+
+  /** Option values and foreign keys must exist, as CiviCRM's validation and constraints demand. */
+  private checkReferences(field: FieldDef, stored: unknown, key: string): void {
+    if (stored === null) return;
+    const items = Array.isArray(stored) ? stored : [stored];
+    if (field.fk) {
+      const table = this.state.tables[field.fk];
+      for (const item of items) {
+        if (!table.has(Number(item))) fail(`${key}: no ${field.fk} with id ${String(item)}`);
+      }
+    } else if (field.options) {
+      const allowed = new Set(this.optionsOf(field.options).map((option) => option.id));
+      for (const item of items) {
+        if (!allowed.has(String(item))) fail(`'${String(item)}' is not a valid option for ${key}`);
+      }
+    }
+  }
+
+  /** Defaults CiviCRM derives on create (names from labels, next option value...). */
+  private beforeCreate(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
+    const f = record.fields;
+    switch (def.name) {
+      case 'CustomGroup':
+        f['name'] ??= typeof f['title'] === 'string' ? machineName(f['title']) : undefined;
+        f['table_name'] ??= `civicrm_value_${String(f['name'] ?? '').toLowerCase()}`;
+        break;
+      case 'CustomField':
+        f['name'] ??= typeof f['label'] === 'string' ? machineName(f['label']) : undefined;
+        f['column_name'] ??= `${String(f['name'] ?? '').toLowerCase()}_${this.state.nextIds.CustomField}`;
+        break;
+      case 'OptionGroup':
+        f['name'] ??= typeof f['title'] === 'string' ? machineName(f['title']) : undefined;
+        f['title'] ??= f['name'];
+        break;
+      case 'OptionValue':
+        this.optionValueDefaults(f);
+        break;
+      case 'RelationshipType':
+        f['label_a_b'] ??= f['name_a_b'];
+        f['name_b_a'] ??= f['name_a_b'];
+        f['label_b_a'] ??= f['name_b_a'];
+        break;
+      case 'File':
+        this.storeFileContent(record, values['content']);
+        break;
+      case 'Contact':
+      case 'Email':
+      case 'Activity':
+      case 'Relationship':
+      case 'RelationshipCache':
+        break;
+    }
+  }
+
+  private optionValueDefaults(f: Record<string, unknown>): void {
+    const siblings = [...this.state.tables.OptionValue.values()].filter(
+      (record) => record.fields['option_group_id'] === f['option_group_id'],
+    );
+    const numeric = siblings.map((record) => Number(record.fields['value'])).filter(Number.isFinite);
+    f['value'] ??= String(Math.max(0, ...numeric) + 1);
+    f['name'] ??= f['label'];
+    f['weight'] ??= Math.max(0, ...siblings.map((record) => Number(record.fields['weight']) || 0)) + 1;
+  }
+
+  private storeFileContent(record: StoredRecord, content: unknown): void {
+    if (content === undefined || content === null) {
+      record.fields['content'] = new Uint8Array();
+    } else if (typeof content === 'string' && /^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(content)) {
+      // The deployment's CRM extension decodes base64 (civicrm-api.md, section 5).
+      record.fields['content'] = new Uint8Array(Buffer.from(content, 'base64'));
+    } else {
+      fail('File content must be a base64 string');
+    }
+    record.fields['size'] = (record.fields['content'] as Uint8Array).byteLength;
+  }
+
+  private afterWrite(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
+    if (def.name === 'CustomGroup' || def.name === 'CustomField') this.customCache.clear();
+    if (def.name === 'Contact') {
+      this.contactNames(record, values);
+      if (values['email_primary.email'] !== undefined)
+        this.writePrimaryEmail(record, values['email_primary.email']);
+    }
+    if (def.name === 'Email' && this.state.tables.Email.has(record.id)) this.linkPrimaryEmail(record);
+  }
+
+  private contactNames(record: StoredRecord, values: Record<string, unknown>): void {
+    const f = record.fields;
+    const first = typeof f['first_name'] === 'string' ? f['first_name'] : '';
+    const last = typeof f['last_name'] === 'string' ? f['last_name'] : '';
+    const isPerson = f['contact_type'] === 'Individual';
+    if (values['display_name'] === undefined) {
+      f['display_name'] = isPerson
+        ? `${first} ${last}`.trim()
+        : (f['organization_name'] ?? f['display_name'] ?? null);
+    }
+    if (values['sort_name'] === undefined) {
+      f['sort_name'] = isPerson ? [last, first].filter(Boolean).join(', ') : f['display_name'];
+    }
+  }
+
+  private writePrimaryEmail(contact: StoredRecord, email: unknown): void {
+    const text = this.coerceScalar({ name: 'email', type: 'String' }, email, 'email_primary.email');
+    const existing = this.state.tables.Email.get(Number(contact.fields['email_primary']));
+    if (existing) {
+      existing.fields['email'] = text;
+      return;
+    }
+    if (text === null) return;
+    this.create(ENTITIES.Email, { contact_id: contact.id, email: text, is_primary: true });
+  }
+
+  private linkPrimaryEmail(email: StoredRecord): void {
+    const contact = this.state.tables.Contact.get(Number(email.fields['contact_id']));
+    if (!contact) return;
+    if (email.fields['is_primary'] === true || contact.fields['email_primary'] == null) {
+      contact.fields['email_primary'] = email.id;
+      email.fields['is_primary'] = true;
+    }
+  }
+
+  /** What create/update answer: the record's columns plus every key that was written. */
+  private writeResult(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): CrmRow {
+    const row: CrmRow = {};
+    for (const field of def.fields) {
+      if (!field.compute) row[field.name] = record.fields[field.name] ?? null;
+    }
+    for (const key of Object.keys(values)) {
+      if (key in row) continue;
+      const resolved = this.resolve(def, key);
+      row[key] = resolved ? resolved.get(record) : values[key];
+    }
+    return row;
+  }
+
+  // --- checksums --------------------------------------------------------------------------------
+
+  private contactIdParam(value: unknown): number {
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+    if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+    return fail('Mandatory parameter missing or invalid: contactId');
+  }
+
+  private getChecksum(contactIdValue: unknown, ttlValue: unknown): CrmRow {
+    const contactId = this.contactIdParam(contactIdValue);
+    if (!this.state.tables.Contact.has(contactId)) fail(`Contact ${contactId} not found`);
+    const ttl = ttlValue === undefined || ttlValue === null ? DEFAULT_CHECKSUM_TTL_HOURS : ttlValue;
+    if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0) {
+      fail('ttl must be a non-negative whole number of hours');
+    }
+    const live = ttl === 0 ? 'inf' : String(ttl);
+    const timestamp = Math.floor(this.now().getTime() / 1000);
+    return { id: contactId, checksum: this.sign(`contact:${contactId}`, timestamp, live) };
+  }
+
+  private validateChecksum(contactIdValue: unknown, checksum: unknown): boolean {
+    const contactId = this.contactIdParam(contactIdValue);
+    if (typeof checksum !== 'string') return fail('Mandatory parameter missing: checksum');
+    if (!this.state.tables.Contact.has(contactId)) return false;
+    const fixed = this.state.fixedChecksums.get(contactId) ?? [];
+    if (fixed.some((candidate) => safeEqual(candidate, checksum))) return true;
+    return this.verifySignature(`contact:${contactId}`, checksum);
+  }
+
+  /** `{md5hex}_{unixTs}_{hours|inf}`, the shape CiviCRM's checksums have. */
+  private sign(subject: string, timestamp: number, live: string): string {
+    const hash = md5(`${this.state.secret}|${subject}|${timestamp}|${live}`);
+    return `${hash}_${timestamp}_${live}`;
+  }
+
+  private verifySignature(subject: string, signature: string): boolean {
+    const match = /^([0-9a-f]{32})_(\d+)_(\d+|inf)$/.exec(signature);
+    if (!match) return false;
+    const [, , timestampText = '', live = ''] = match;
+    const timestamp = Number(timestampText);
+    if (!safeEqual(this.sign(subject, timestamp, live), signature)) return false;
+    if (live === 'inf') return true;
+    return this.now().getTime() / 1000 <= timestamp + Number(live) * 3600;
+  }
+
+  // --- APIv3 -----------------------------------------------------------------------------------
+
+  /** One APIv3 call as civicrm/ajax/rest answers it: always an envelope, never a throw. */
+  api3(entity: string, action: string, params: unknown = {}): V3Envelope {
+    try {
+      const input = jsonCopy(params);
+      if (!isPlainObject(input)) return v3Error('Input variable `params` is not an array');
+      if (entity.toLowerCase() !== 'attachment' || action.toLowerCase() !== 'get') {
+        return v3Error(`API (${entity}, ${action}) does not exist (join the API team and implement it!)`);
+      }
+      return jsonCopy(this.attachmentGet(input));
+    } catch (error) {
+      if (error instanceof Api4Error) return v3Error(error.message);
+      throw error;
+    }
+  }
+
+  private attachmentGet(params: Record<string, unknown>): V3Envelope {
+    const ids = v3Ids(params['id']);
+    if (ids === undefined) return v3Error('Mandatory key(s) missing from params array: id');
+    const returned = params['return'];
+    if (returned !== undefined && typeof returned !== 'string') {
+      // PHP's explode() on a non-string: CiviCRM answers with the TypeError's message.
+      return v3Error(`explode(): Argument #2 ($string) must be of type string, ${phpType(returned)} given`);
+    }
+    const fields = returned === undefined ? undefined : returned.split(',').map((name) => name.trim());
+    const rows = ids
+      .map((fileId) => this.state.tables.File.get(fileId))
+      .filter((record): record is StoredRecord => record !== undefined)
+      .map((record) => this.attachmentRow(record, fields));
+    const flag = params['sequential'];
+    const sequential = flag === 1 || flag === '1' || flag === true;
+    const values = sequential ? rows : Object.fromEntries(rows.map((row) => [row['id'], row]));
+    const single = rows.length === 1 ? { id: Number(rows[0]?.['id']) } : {};
+    return { is_error: 0, version: 3, count: rows.length, values, ...single };
+  }
+
+  private attachmentRow(record: StoredRecord, fields: string[] | undefined): V3Row {
+    const f = record.fields;
+    const all: V3Row = {
+      id: String(record.id),
+      name: String(f['file_name'] ?? ''),
+      mime_type: String(f['mime_type'] ?? ''),
+      description: String(f['description'] ?? ''),
+      upload_date: String(f['upload_date'] ?? ''),
+      entity_table: '',
+      entity_id: '',
+      url: this.fileUrl(record.id),
+    };
+    if (!fields) return all;
+    const row: V3Row = { id: all['id'] ?? String(record.id) };
+    for (const name of fields) {
+      const value = all[name];
+      if (value !== undefined) row[name] = value;
+    }
+    return row;
+  }
+
+  // --- files -----------------------------------------------------------------------------------
+
+  /** The signed address CiviCRM hands out for a file (`fcs` never expires here). */
+  fileUrl(fileId: number): string {
+    return `${this.baseUrl}/civicrm/file?reset=1&id=${fileId}&fcs=${this.sign(`file:${fileId}`, 0, 'inf')}`;
+  }
+
+  verifyFileSignature(fileId: number, fcs: string): boolean {
+    return this.verifySignature(`file:${fileId}`, fcs);
+  }
+
+  getFile(fileId: number): StoredFile | undefined {
+    const record = this.state.tables.File.get(fileId);
+    if (!record) return undefined;
+    const content = record.fields['content'];
+    const bytes = content instanceof Uint8Array ? Buffer.from(content) : Buffer.alloc(0);
+    return {
+      id: record.id,
+      file_name: (record.fields['file_name'] as string | null | undefined) ?? null,
+      mime_type: (record.fields['mime_type'] as string | null | undefined) ?? null,
+      upload_date: (record.fields['upload_date'] as string | null | undefined) ?? null,
+      size: bytes.byteLength,
+      content: bytes,
+    };
+  }
+
+  // --- seeding and state -------------------------------------------------------------------------
+
+  /** Makes every later checksum check for this contact also accept `checksum` as given. */
+  setFixedChecksum(contactId: number, checksum: string): void {
+    const list = this.state.fixedChecksums.get(contactId) ?? [];
+    this.state.fixedChecksums.set(contactId, [...list, checksum]);
+  }
+
+  /** The id the next created record of `entity` gets (seeds use it for memorable ids). */
+  setNextId(entity: EntityName, next: number): void {
+    if (entity === 'RelationshipCache') fail('RelationshipCache has no ids of its own');
+    const table = entity as TableName;
+    const highest = Math.max(0, ...this.state.tables[table].keys());
+    if (next <= highest) fail(`${entity} ids up to ${highest} are taken`);
+    this.state.nextIds[table] = next;
+  }
+
+  /** Number of stored records, deleted ones included. */
+  count(entity: EntityName): number {
+    return entity === 'RelationshipCache' ? this.relationshipCache().length : this.state.tables[entity].size;
+  }
+
+  snapshot(): ModelSnapshot {
+    return { state: structuredClone(this.state) };
+  }
+
+  restore(snapshot: ModelSnapshot): void {
+    this.state = structuredClone(snapshot.state as ModelState);
+    this.customCache.clear();
+  }
+
+  /** Back to the state right after seeding. */
+  reset(): void {
+    this.restore(this.seeded);
+  }
+
+  /** What a fresh CiviCRM holds before anyone configures it. */
+  private seedStock(): void {
+    const group = (name: string, title: string, values: Array<[number, string]>) => {
+      const created = this.api4('OptionGroup', 'create', { values: { name, title, is_reserved: true } })[0];
+      for (const [value, label] of values) {
+        this.api4('OptionValue', 'create', {
+          values: {
+            option_group_id: created?.['id'],
+            value: String(value),
+            name: label,
+            label,
+            weight: value,
+          },
+        });
+      }
+    };
+    group('activity_type', 'Activity Type', [
+      [1, 'Meeting'],
+      [2, 'Phone Call'],
+      [3, 'Email'],
+      [4, 'Outbound SMS'],
+      [14, 'Follow up'],
+    ]);
+    group('activity_status', 'Activity Status', [
+      [1, 'Scheduled'],
+      [2, 'Completed'],
+      [3, 'Cancelled'],
+      [4, 'Left Message'],
+    ]);
+    const stockTypes: Array<[string, string, string, string]> = [
+      ['Child of', 'Parent of', 'Individual', 'Individual'],
+      ['Spouse of', 'Spouse of', 'Individual', 'Individual'],
+      ['Sibling of', 'Sibling of', 'Individual', 'Individual'],
+      ['Employee of', 'Employer of', 'Individual', 'Organization'],
+      ['Volunteer for', 'Volunteer is', 'Individual', 'Organization'],
+    ];
+    for (const [nameAB, nameBA, typeA, typeB] of stockTypes) {
+      this.api4('RelationshipType', 'create', {
+        values: {
+          name_a_b: nameAB,
+          name_b_a: nameBA,
+          contact_type_a: typeA,
+          contact_type_b: typeB,
+          is_reserved: true,
+        },
+      });
+    }
+    this.api4('Contact', 'create', {
+      values: { contact_type: 'Organization', organization_name: 'Default Organization' },
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Module helpers
+
+function emptyState(secret: string): ModelState {
+  const tables = {} as Record<TableName, Map<number, StoredRecord>>;
+  const nextIds = {} as Record<TableName, number>;
+  for (const name of TABLE_NAMES) {
+    tables[name] = new Map();
+    nextIds[name] = 1;
+  }
+  return { tables, nextIds, fixedChecksums: new Map(), secret };
+}
+
+function customFieldDef(key: string, record: StoredRecord): FieldDef {
+  const f = record.fields;
+  const dataType = String(f['data_type']) as CrmDataType;
+  const optionGroupId = f['option_group_id'];
+  const dateOnly = dataType === 'Date';
+  return {
+    name: key,
+    type: dateOnly ? 'Date' : dataType,
+    customFieldId: record.id,
+    ...(Number(f['serialize']) > 0 ? { serialize: true } : {}),
+    ...(dataType === 'File' ? { fk: 'File' as const } : {}),
+    ...(typeof optionGroupId === 'number'
+      ? { options: { kind: 'optionGroupId' as const, id: optionGroupId } }
+      : {}),
+  };
+}
+
+function mentionsField(clauses: unknown[], field: string): boolean {
+  return clauses.some((clause) => {
+    if (!Array.isArray(clause)) return false;
+    const [head, second] = clause as [unknown, unknown];
+    if ((head === 'OR' || head === 'AND' || head === 'NOT') && Array.isArray(second)) {
+      return mentionsField(second, field);
+    }
+    return typeof head === 'string' && head.split(':')[0] === field;
+  });
+}
+
+function operatorTest(
+  operator: Operator,
+  value: unknown,
+  field: ResolvedField,
+): (actual: unknown) => boolean {
+  const cs = field.pseudo;
+  const norm = (item: unknown) => comparable(field, item);
+  const equal = (actual: unknown, expected: unknown) =>
+    actual !== null && expected !== null && compareComparable(norm(actual), norm(expected), cs) === 0;
+  const anyOf = (actual: unknown, test: (item: unknown) => boolean) =>
+    Array.isArray(actual) ? actual.some(test) : test(actual);
+  const present = (actual: unknown) => actual !== null && actual !== undefined;
+  const relational = (test: (order: number) => boolean) => (actual: unknown) =>
+    present(actual) &&
+    present(value) &&
+    !Array.isArray(actual) &&
+    test(compareComparable(norm(actual), norm(value), cs));
+
+  switch (operator) {
+    case '=':
+      return (actual) => present(actual) && anyOf(actual, (item) => equal(item, value));
+    case '!=':
+    case '<>':
+      return (actual) => present(actual) && !anyOf(actual, (item) => equal(item, value));
+    case '>':
+      return relational((order) => order > 0);
+    case '>=':
+      return relational((order) => order >= 0);
+    case '<':
+      return relational((order) => order < 0);
+    case '<=':
+      return relational((order) => order <= 0);
+    case 'IN':
+    case 'NOT IN': {
+      const list: unknown[] = Array.isArray(value) ? value : fail(`${operator} expects an array value`);
+      const isIn = (actual: unknown) =>
+        anyOf(actual, (item) => list.some((candidate) => equal(item, candidate)));
+      return operator === 'IN'
+        ? (actual) => present(actual) && isIn(actual)
+        : (actual) => present(actual) && !isIn(actual);
+    }
+    case 'LIKE':
+    case 'NOT LIKE': {
+      if (typeof value !== 'string' && typeof value !== 'number') fail(`${operator} expects a string value`);
+      const regex = likeRegex(String(value), cs);
+      const isLike = (actual: unknown) => anyOf(actual, (item) => regex.test(String(item)));
+      return operator === 'LIKE'
+        ? (actual) => present(actual) && isLike(actual)
+        : (actual) => present(actual) && !isLike(actual);
+    }
+    case 'CONTAINS':
+    case 'NOT CONTAINS': {
+      const contains = (actual: unknown) => containsValue(actual, value, field);
+      return operator === 'CONTAINS'
+        ? (actual) => present(actual) && contains(actual)
+        : (actual) => present(actual) && !contains(actual);
+    }
+    case 'IS EMPTY':
+      return isEmptyValue;
+    case 'IS NOT EMPTY':
+      return (actual) => !isEmptyValue(actual);
+    case 'IS NULL':
+      return (actual) => !present(actual);
+    case 'IS NOT NULL':
+      return present;
+    case 'BETWEEN': {
+      if (!Array.isArray(value) || value.length !== 2) fail('BETWEEN expects an array of two values');
+      const [low, high] = value as [unknown, unknown];
+      return (actual) =>
+        present(actual) &&
+        !Array.isArray(actual) &&
+        compareComparable(norm(actual), norm(low), cs) >= 0 &&
+        compareComparable(norm(actual), norm(high), cs) <= 0;
+    }
+  }
+}
+
+/** CONTAINS: membership for arrays (every given value), substring for strings. */
+function containsValue(actual: unknown, value: unknown, field: ResolvedField): boolean {
+  const wanted = Array.isArray(value) ? value : [value];
+  if (Array.isArray(actual)) {
+    return wanted.every((item) =>
+      actual.some(
+        (element) =>
+          compareComparable(comparable(field, element), comparable(field, item), field.pseudo) === 0,
+      ),
+    );
+  }
+  const text = field.pseudo ? String(actual) : String(actual).toLowerCase();
+  return wanted.every((item) => text.includes(field.pseudo ? String(item) : String(item).toLowerCase()));
+}
+
+/** orderBy: NULL sorts first ascending, as in MySQL. */
+function compareForSort(field: ResolvedField, a: unknown, b: unknown): number {
+  const aNull = a === null || a === undefined;
+  const bNull = b === null || b === undefined;
+  if (aNull || bNull) return aNull === bNull ? 0 : aNull ? -1 : 1;
+  return compareComparable(comparable(field, a), comparable(field, b), field.pseudo);
+}
+
+function v3Ids(value: unknown): number[] | undefined {
+  const asId = (item: unknown) => {
+    const number = typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item;
+    return typeof number === 'number' && Number.isInteger(number)
+      ? number
+      : fail(`Invalid id: ${String(item)}`);
+  };
+  if (value === undefined || value === null || value === '') return undefined;
+  if (isPlainObject(value)) {
+    const list = value['IN'] ?? (value['='] === undefined ? undefined : [value['=']]);
+    if (!Array.isArray(list)) return fail('id: only IN and = are supported');
+    return list.map(asId);
+  }
+  if (Array.isArray(value)) return fail('id: use {"IN": [...]} for several ids');
+  return [asId(value)];
+}
+
+function phpType(value: unknown): string {
+  if (Array.isArray(value) || isPlainObject(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (typeof value === 'boolean') return 'bool';
+  return value === null ? 'null' : typeof value;
+}
+
+function v3Error(message: string): V3Envelope {
+  return { is_error: 1, error_message: message };
+}
