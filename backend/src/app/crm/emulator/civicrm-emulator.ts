@@ -1,0 +1,612 @@
+import busboy from 'busboy';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Api4Error, type CiviCrmModel, WRITE_ACTIONS } from '../in-memory/civicrm-model';
+import { createDemoModel } from '../in-memory/demo-data';
+
+/**
+ * A CiviCRM over real HTTP for tests, benchmarks and the demo: the in-memory model behind the
+ * wire protocol of civicrm-api.md (APIv4 single and batch calls, the APIv3 REST endpoint, the
+ * authx and anti-CSRF gates, the 405 rule for writes by GET). It records every request and can
+ * be told to misbehave (down, slow, errors, garbage) so the service's failure paths get tested.
+ *
+ * Plain node:http with no Nest dependency: it also runs alone (emulator.main.ts).
+ */
+
+export const DEFAULT_EMULATOR_API_KEY = 'emulator-api-key';
+
+export interface CiviCrmEmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  /** When set, `X-Civi-Key` must carry it. */
+  siteKey?: string;
+  /** When set, a webserver in front demands this Basic Auth before CiviCRM sees anything. */
+  basicAuth?: { user: string; password: string };
+  /** Defaults to a fresh model with the demo data (createDemoModel()). */
+  model?: CiviCrmModel;
+  latencyMs?: number;
+}
+
+export interface RecordedCall {
+  version: 3 | 4;
+  method: string;
+  path: string;
+  entity: string;
+  action: string;
+  /** The call's parameters as CiviCRM would read them ({} when absent or unreadable). */
+  params: Record<string, unknown>;
+  /** Request headers, names lowercased. */
+  headers: Record<string, string>;
+  /** HTTP status answered; 0 while pending or when the socket was destroyed. */
+  status: number;
+  /** Arrival time, epoch milliseconds. */
+  at: number;
+  /** Key of the call within a batch request. */
+  batchKey?: string;
+}
+
+export type EmulatorFaultKind = 'down' | 'slow' | 'http500' | 'http401' | 'malformed' | 'v3error';
+
+export interface EmulatorFault {
+  kind: EmulatorFaultKind;
+  /** Only calls to this entity (any call of a batch counts). */
+  entity?: string;
+  action?: string;
+  /** For 'slow': how long the answer takes (default 30 s). */
+  delayMs?: number;
+  /** How many requests it affects; unlimited when absent. */
+  times?: number;
+}
+
+type Route =
+  { kind: 'api4'; entity: string; action: string } | { kind: 'batch' } | { kind: 'v3' } | { kind: 'file' };
+
+interface Reply {
+  status: number;
+  body: string | Buffer;
+  headers: Record<string, string>;
+}
+
+interface PendingSleep {
+  timer: NodeJS.Timeout;
+  resolve: () => void;
+}
+
+type Form = Map<string, string>;
+
+const DEFAULT_SLOW_MS = 30_000;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const API4_PREFIX = '/civicrm/ajax/api4';
+/** v3 form fields that are not API parameters. */
+const V3_RESERVED = new Set(['entity', 'action', 'json', 'q', 'key', 'api_key', 'version']);
+
+export class CiviCrmEmulator {
+  readonly calls: RecordedCall[] = [];
+  readonly baseUrl: string;
+  readonly port: number;
+  private faults: EmulatorFault[] = [];
+  private latencyMs: number;
+  private readonly sleeps = new Set<PendingSleep>();
+  private stopped = false;
+
+  private constructor(
+    private readonly server: Server,
+    readonly model: CiviCrmModel,
+    private readonly options: Required<Pick<CiviCrmEmulatorOptions, 'apiKey'>> & CiviCrmEmulatorOptions,
+  ) {
+    const address = server.address() as AddressInfo;
+    const host =
+      !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+    this.port = address.port;
+    this.baseUrl = `http://${host}:${address.port}`;
+    this.latencyMs = options.latencyMs ?? 0;
+    // Signed file URLs from Attachment.get and File joins point back at this emulator.
+    model.baseUrl = this.baseUrl;
+  }
+
+  static async start(options: CiviCrmEmulatorOptions = {}): Promise<CiviCrmEmulator> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    const emulator = new CiviCrmEmulator(server, options.model ?? createDemoModel(), {
+      ...options,
+      apiKey: options.apiKey ?? DEFAULT_EMULATOR_API_KEY,
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      emulator.handle(request, response).catch((error: unknown) => emulator.crash(response, error));
+    });
+    return emulator;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const sleep of this.sleeps) {
+      clearTimeout(sleep.timer);
+      sleep.resolve();
+    }
+    this.sleeps.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  // --- recording, faults, latency ------------------------------------------------------------
+
+  callsTo(entity: string, action?: string): RecordedCall[] {
+    return this.calls.filter(
+      (call) => call.entity === entity && (action === undefined || call.action === action),
+    );
+  }
+
+  /** Every call that would change data (create/update/delete/save, File.create), refused or not. */
+  writes(): RecordedCall[] {
+    return this.calls.filter((call) => WRITE_ACTIONS.has(call.action));
+  }
+
+  clearCalls(): void {
+    this.calls.length = 0;
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  injectFault(fault: EmulatorFault): void {
+    this.faults.push({ ...fault });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  /** Back to the seeded data, no calls, no faults, the latency it started with. */
+  reset(): void {
+    this.model.reset();
+    this.clearCalls();
+    this.clearFaults();
+    this.latencyMs = this.options.latencyMs ?? 0;
+  }
+
+  // --- request handling ------------------------------------------------------------------------
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://emulator.invalid');
+    const route = matchRoute(url.pathname);
+    if (!route) return this.send(response, text(404, 'Not Found'));
+    if (route.kind === 'file') return this.send(response, this.serveFile(request, url));
+
+    const body = await readBody(request);
+    if (body === undefined) return this.send(response, text(413, 'Payload Too Large'));
+    const form = await parseForm(request.headers, body, url.searchParams);
+    const records = this.record(route, request, url, form);
+
+    const fault = this.takeFault(route.kind === 'v3' ? 3 : 4, records);
+    if (fault?.kind === 'down') {
+      request.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'slow') await this.sleep(fault.delayMs ?? DEFAULT_SLOW_MS);
+    const reply = fault && fault.kind !== 'slow' ? faultReply(fault) : this.answer(route, request, form);
+    for (const call of records) call.status = reply.status;
+    await this.sleep(this.latencyMs);
+    return this.send(response, reply);
+  }
+
+  private answer(route: Route, request: IncomingMessage, form: Form): Reply {
+    const refused = this.checkGates(request.headers);
+    if (route.kind === 'v3') {
+      if (refused?.kind === 'csrf') return v3Json({ is_error: 1, error_message: refused.message });
+      return refused ? refused.reply : this.answerV3(request, form);
+    }
+    if (refused) return refused.reply;
+    return route.kind === 'api4'
+      ? this.answerApi4(request.method ?? 'GET', route.entity, route.action, form)
+      : this.answerBatch(request.method ?? 'GET', form);
+  }
+
+  /** The gates in CiviCRM's order: webserver Basic Auth, authx, site key, anti-CSRF header. */
+  private checkGates(
+    headers: IncomingHttpHeaders,
+  ): { kind: 'auth' | 'csrf'; reply: Reply; message: string } | undefined {
+    const { basicAuth, apiKey, siteKey } = this.options;
+    if (basicAuth) {
+      const expected = `Basic ${Buffer.from(`${basicAuth.user}:${basicAuth.password}`).toString('base64')}`;
+      if (!safeEqual(header(headers, 'authorization'), expected)) {
+        const reply = text(401, 'Unauthorized');
+        reply.headers['WWW-Authenticate'] = 'Basic realm="CiviCRM"';
+        return { kind: 'auth', reply, message: 'Unauthorized' };
+      }
+    }
+    const credential = /^Bearer (.+)$/.exec(header(headers, 'x-civi-auth'))?.[1] ?? '';
+    const siteKeyOk = !siteKey || safeEqual(header(headers, 'x-civi-key'), siteKey);
+    if (!safeEqual(credential, apiKey) || !siteKeyOk) {
+      return { kind: 'auth', reply: text(401, 'HTTP 401 Invalid credential'), message: 'Invalid credential' };
+    }
+    if (header(headers, 'x-requested-with') !== 'XMLHttpRequest') {
+      const message = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients.';
+      return { kind: 'csrf', reply: text(400, `Bad Request: ${message}`), message };
+    }
+    return undefined;
+  }
+
+  private answerApi4(method: string, entity: string, action: string, form: Form): Reply {
+    if (method === 'GET' && !isReadAction(action)) return api4Error(new Api4Error(405, POST_ONLY));
+    const result = this.runApi4(entity, action, form.get('params'));
+    return 'values' in result ? json(200, result) : json(result.status, result);
+  }
+
+  /** One APIv4 call: an envelope, or CiviCRM's error body. */
+  private runApi4(entity: string, action: string, rawParams: string | undefined, index?: unknown) {
+    try {
+      const params = rawParams === undefined ? {} : parseParams(rawParams);
+      const values = this.model.api4(entity, action, params);
+      const indexed = applyIndex(values, index);
+      return {
+        values: indexed,
+        entity,
+        action,
+        debug: null,
+        version: 4,
+        count: values.length,
+        countFetched: values.length,
+      };
+    } catch (error) {
+      const failure = error instanceof Api4Error ? error : new Api4Error(500, String(error));
+      return { error_code: failure.errorCode, error_message: failure.message, status: failure.status };
+    }
+  }
+
+  private answerBatch(method: string, form: Form): Reply {
+    const calls = parseBatch(form.get('calls'));
+    if (!calls)
+      return api4Error(new Api4Error(500, 'calls must be a JSON object of [entity, action, params]'));
+    if (method === 'GET' && calls.some(([, call]) => !isReadAction(call.action))) {
+      return api4Error(new Api4Error(405, POST_ONLY));
+    }
+    const results: Record<string, unknown> = {};
+    let firstErrorStatus: number | undefined;
+    let anySuccess = false;
+    for (const [key, call] of calls) {
+      const result = this.runApi4(call.entity, call.action, JSON.stringify(call.params ?? {}), call.index);
+      results[key] = result;
+      if ('values' in result) anySuccess = true;
+      else firstErrorStatus ??= result.status;
+    }
+    // HTTP 200 when at least one call worked (civicrm-api.md, section 1).
+    return json(anySuccess || calls.length === 0 ? 200 : (firstErrorStatus ?? 500), results);
+  }
+
+  private answerV3(request: IncomingMessage, form: Form): Reply {
+    if (!form.has('json')) {
+      // Without `json`, CiviCRM's REST endpoint answers XML.
+      return {
+        status: 200,
+        body: '<?xml version="1.0"?>\n<ResultSet><Result><is_error>1</is_error></Result></ResultSet>\n',
+        headers: { 'Content-Type': 'text/xml' },
+      };
+    }
+    const entity = form.get('entity') ?? '';
+    const action = form.get('action') ?? '';
+    if (request.method === 'GET' && !isReadAction(action)) {
+      return v3Json({ is_error: 1, error_message: POST_ONLY });
+    }
+    const params = v3Params(form);
+    if (!params) return v3Json({ is_error: 1, error_message: 'Unable to decode supplied JSON.' });
+    return v3Json(this.model.api3(entity, action, params));
+  }
+
+  private serveFile(request: IncomingMessage, url: URL): Reply {
+    const fileId = Number(url.searchParams.get('id'));
+    const file = Number.isInteger(fileId) ? this.model.getFile(fileId) : undefined;
+    const signed = this.model.verifyFileSignature(fileId, url.searchParams.get('fcs') ?? '');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method Not Allowed');
+    if (!file || !signed) return text(403, 'You do not have permission to access this file.');
+    return {
+      status: 200,
+      body: file.content,
+      headers: {
+        'Content-Type': file.mime_type ?? 'application/octet-stream',
+        'Content-Disposition': `inline; filename="${(file.file_name ?? `file-${file.id}`).replace(/["\\\r\n]/g, '_')}"`,
+      },
+    };
+  }
+
+  // --- recording ------------------------------------------------------------------------------
+
+  private record(
+    route: Exclude<Route, { kind: 'file' }>,
+    request: IncomingMessage,
+    url: URL,
+    form: Form,
+  ): RecordedCall[] {
+    const base = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      headers: flattenHeaders(request.headers),
+      status: 0,
+      at: Date.now(),
+    };
+    let records: RecordedCall[];
+    if (route.kind === 'api4') {
+      records = [
+        {
+          ...base,
+          version: 4,
+          entity: route.entity,
+          action: route.action,
+          params: safeParams(form.get('params')),
+        },
+      ];
+    } else if (route.kind === 'batch') {
+      const calls = parseBatch(form.get('calls')) ?? [];
+      records = calls.map(([batchKey, call]) => ({
+        ...base,
+        version: 4 as const,
+        entity: call.entity,
+        action: call.action,
+        params: isRecord(call.params) ? call.params : {},
+        batchKey,
+      }));
+      if (records.length === 0) records = [{ ...base, version: 4, entity: '', action: '', params: {} }];
+    } else {
+      records = [
+        {
+          ...base,
+          version: 3,
+          entity: form.get('entity') ?? '',
+          action: form.get('action') ?? '',
+          params: v3Params(form) ?? {},
+        },
+      ];
+    }
+    this.calls.push(...records);
+    return records;
+  }
+
+  private takeFault(version: 3 | 4, records: RecordedCall[]): EmulatorFault | undefined {
+    const fault = this.faults.find(
+      (candidate) =>
+        (candidate.kind !== 'v3error' || version === 3) &&
+        records.some(
+          (call) =>
+            (candidate.entity === undefined || candidate.entity === call.entity) &&
+            (candidate.action === undefined || candidate.action === call.action),
+        ),
+    );
+    if (fault?.times !== undefined) {
+      fault.times -= 1;
+      if (fault.times <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
+    }
+    return fault;
+  }
+
+  // --- plumbing -------------------------------------------------------------------------------
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const pending: PendingSleep = {
+        resolve,
+        timer: setTimeout(() => {
+          this.sleeps.delete(pending);
+          resolve();
+        }, ms),
+      };
+      this.sleeps.add(pending);
+    });
+  }
+
+  private send(response: ServerResponse, reply: Reply): void {
+    if (this.stopped || response.destroyed || response.headersSent) return;
+    response.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+    response.end(reply.body);
+  }
+
+  private crash(response: ServerResponse, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.send(
+      response,
+      json(500, { error_code: 0, error_message: `Emulator failure: ${message}`, status: 500 }),
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const POST_ONLY = 'SECURITY: All requests that modify the database must be http POST, not GET.';
+
+function matchRoute(pathname: string): Route | undefined {
+  if (pathname === API4_PREFIX || pathname === `${API4_PREFIX}/`) return { kind: 'batch' };
+  if (pathname.startsWith(`${API4_PREFIX}/`)) {
+    const [entity, action, ...rest] = pathname.slice(API4_PREFIX.length + 1).split('/');
+    if (!entity || !action || rest.length > 0) return undefined;
+    return { kind: 'api4', entity: decodeURIComponent(entity), action: decodeURIComponent(action) };
+  }
+  if (pathname === '/civicrm/ajax/rest') return { kind: 'v3' };
+  if (pathname === '/civicrm/file') return { kind: 'file' };
+  return undefined;
+}
+
+/** CiviCRM lets only actions named get* travel by GET. */
+function isReadAction(action: string): boolean {
+  return action.toLowerCase().startsWith('get');
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.byteLength;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The request's form fields as PHP's $_REQUEST sees them: query string, overridden by an
+ * urlencoded or multipart body. Any other body (raw JSON included) is not read at all.
+ */
+async function parseForm(headers: IncomingHttpHeaders, body: Buffer, query: URLSearchParams): Promise<Form> {
+  const form: Form = new Map(query);
+  const type = (headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) form.set(key, value);
+  } else if (type.startsWith('multipart/form-data')) {
+    for (const [key, value] of await multipartFields(headers, body)) form.set(key, value);
+  }
+  return form;
+}
+
+function multipartFields(headers: IncomingHttpHeaders, body: Buffer): Promise<Array<[string, string]>> {
+  return new Promise((resolve) => {
+    const fields: Array<[string, string]> = [];
+    try {
+      const parser = busboy({ headers });
+      parser.on('field', (name, value) => fields.push([name, value]));
+      parser.on('file', (_name, stream) => stream.resume());
+      parser.on('close', () => resolve(fields));
+      parser.on('error', () => resolve(fields));
+      parser.end(body);
+    } catch {
+      resolve(fields);
+    }
+  });
+}
+
+function parseParams(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new Api4Error(500, 'The params field is not valid JSON');
+  }
+}
+
+function safeParams(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+interface BatchCall {
+  entity: string;
+  action: string;
+  params: unknown;
+  index: unknown;
+}
+
+function parseBatch(raw: string | undefined): Array<[string, BatchCall]> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = raw === undefined ? undefined : (JSON.parse(raw) as unknown);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  const calls: Array<[string, BatchCall]> = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!Array.isArray(value) || typeof value[0] !== 'string' || typeof value[1] !== 'string')
+      return undefined;
+    calls.push([key, { entity: value[0], action: value[1], params: value[2], index: value[3] }]);
+  }
+  return calls;
+}
+
+/** A batch call's `index`: a number picks one row, a string keys the rows by that field. */
+function applyIndex(values: Array<Record<string, unknown>>, index: unknown): unknown {
+  if (typeof index === 'number') return values[index] ?? null;
+  if (typeof index === 'string') return Object.fromEntries(values.map((row) => [String(row[index]), row]));
+  return values;
+}
+
+/** v3 params: loose form fields, overridden by the `json` object when it is one. */
+function v3Params(form: Form): Record<string, unknown> | undefined {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of form) if (!V3_RESERVED.has(key)) params[key] = value;
+  const raw = form.get('json');
+  if (raw === undefined || raw === '1') return params;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return isRecord(parsed) ? { ...params, ...parsed } : params;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(Object.keys(headers).map((name) => [name.toLowerCase(), header(headers, name)]));
+}
+
+function safeEqual(actual: string, expected: string): boolean {
+  const a = Buffer.from(actual);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function text(status: number, body: string): Reply {
+  return { status, body, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+}
+
+function json(status: number, body: unknown): Reply {
+  return { status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
+}
+
+function v3Json(envelope: unknown): Reply {
+  // APIv3 answers 200 whatever happened; the envelope's is_error says how it went.
+  return json(200, envelope);
+}
+
+function api4Error(error: Api4Error): Reply {
+  return json(error.status, {
+    error_code: error.errorCode,
+    error_message: error.message,
+    status: error.status,
+  });
+}
+
+function faultReply(fault: EmulatorFault): Reply {
+  switch (fault.kind) {
+    case 'http500':
+      return api4Error(new Api4Error(500, 'Injected fault: internal error'));
+    case 'http401':
+      return text(401, 'HTTP 401 Invalid credential');
+    case 'malformed':
+      return {
+        status: 200,
+        body: '<html><body>Site under maintenance</body></html>',
+        headers: { 'Content-Type': 'text/html' },
+      };
+    case 'v3error':
+      return v3Json({ is_error: 1, error_message: 'Injected fault' });
+    case 'down':
+    case 'slow':
+      return api4Error(new Api4Error(500, `Fault ${fault.kind} has no reply of its own`));
+  }
+}

@@ -1,0 +1,65 @@
+import { createDemoModel, DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from '../in-memory/demo-data';
+import { CiviCrmEmulator, type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY } from './civicrm-emulator';
+
+/**
+ * Runs the CiviCRM emulator alone, seeded with the demo data:
+ *   node dist/backend/emulator.js --port 8089 --api-key emulator-api-key [--site-key K] [--host H] [--latency MS]
+ * Point the service at it with CRM_BASE_URL=<printed URL> and CRM_API_KEY=<the key>.
+ */
+
+const DEFAULT_PORT = 8089;
+
+export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptions {
+  const values = new Map<string, string>();
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument: ${arg}`);
+    const [name = '', inline] = arg.slice(2).split(/=(.*)/s, 2);
+    const value = inline ?? argv[++index];
+    if (value === undefined) throw new Error(`Missing value for --${name}`);
+    values.set(name, value);
+  }
+  const known = new Set(['port', 'api-key', 'site-key', 'host', 'latency']);
+  for (const name of values.keys()) if (!known.has(name)) throw new Error(`Unknown option: --${name}`);
+  const port = Number(values.get('port') ?? DEFAULT_PORT);
+  const latency = Number(values.get('latency') ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number');
+  if (!Number.isFinite(latency) || latency < 0) throw new Error('--latency must be milliseconds');
+  const siteKey = values.get('site-key');
+  const host = values.get('host');
+  return {
+    port,
+    apiKey: values.get('api-key') ?? DEFAULT_EMULATOR_API_KEY,
+    latencyMs: latency,
+    ...(siteKey ? { siteKey } : {}),
+    ...(host ? { host } : {}),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseEmulatorArgs(process.argv.slice(2));
+  const emulator = await CiviCrmEmulator.start({ ...options, model: createDemoModel() });
+  const key =
+    options.apiKey === DEFAULT_EMULATOR_API_KEY ? DEFAULT_EMULATOR_API_KEY : '<the --api-key value>';
+  console.log(`CiviCRM emulator listening on ${emulator.baseUrl}`);
+  console.log(`  CRM_BASE_URL=${emulator.baseUrl} CRM_API_KEY=${key}`);
+  console.log(`  demo person ${DEMO_PERSON_ID}, organization ${DEMO_ORG_ID}, checksum "${DEMO_CHECKSUM}"`);
+  const stop = (signal: string) => {
+    console.log(`CiviCRM emulator stopping (${signal})`);
+    emulator.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(
+      `CiviCRM emulator failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  });
+}
