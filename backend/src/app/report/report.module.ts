@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ReportController } from './report.controller';
+import { ReportService } from './report.service';
 
-@Module({})
+/** The owner's read-only check-in history (spec, Report route). */
+@Module({
+  controllers: [ReportController],
+  providers: [ReportService],
+})
 export class ReportModule {}

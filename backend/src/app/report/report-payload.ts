@@ -1,0 +1,68 @@
+import type {
+  FieldConfig,
+  OptionMap,
+  ReportPayload,
+  SectionConfig,
+  StageInfo,
+  StageOption,
+} from '@checkin/contract';
+import type { CheckinRecord } from '../crm/checkin-records.service';
+import { toStageInfo } from '../crm/stage.service';
+import { buildFieldHistory, summarizeCheckins } from './field-history';
+
+/** Everything the report is made of, as read from the CRM in one round. */
+export interface ReportSources {
+  orgName: string;
+  /** Every check-in of the organization, newest first (date, then id). */
+  checkins: readonly CheckinRecord[];
+  options: OptionMap;
+  stages: readonly StageOption[];
+  /** The form's sections; the report keeps what the history can hold (see reportSections). */
+  sections: readonly SectionConfig[];
+}
+
+/**
+ * The report route's answer (spec, Report route; decision 20). Pure: the route reads the CRM,
+ * this shapes what it read, so the benchmark and the unit specs run the exact code the route does.
+ */
+export function buildReportPayload(sources: ReportSources): ReportPayload {
+  const sections = reportSections(sources.sections);
+  return {
+    orgName: sources.orgName,
+    currentStage: currentStageOf(sources.checkins, sources.stages),
+    activities: summarizeCheckins(sources.checkins, sources.stages),
+    fieldHistory: buildFieldHistory(sources.checkins, activityFieldsOf(sections)),
+    options: sources.options,
+    stages: [...sources.stages],
+    sections,
+  };
+}
+
+/**
+ * The same rule as StageService (the newest check-in that has a Stage, by date then id), applied
+ * to check-ins already read newest first, so the report needs no stage lookup of its own.
+ */
+export function currentStageOf(
+  checkins: readonly CheckinRecord[],
+  stages: readonly StageOption[],
+): StageInfo {
+  const newestWithStage = checkins.find((checkin) => checkin.stageValue !== null);
+  return toStageInfo(newestWithStage?.stageValue ?? null, stages);
+}
+
+/**
+ * Only activity-bound fields have a history. The stage sections (1..5) are kept whole; the
+ * organization section (0) appears only if it holds activity-bound fields, and then only those,
+ * since its contact-bound and identity fields are read from the contact, not from check-ins.
+ */
+export function reportSections(sections: readonly SectionConfig[]): SectionConfig[] {
+  return sections.flatMap((section): SectionConfig[] => {
+    if (section.rank !== 0) return [section];
+    const activityFields = activityFieldsOf([section]);
+    return activityFields.length > 0 ? [{ ...section, fields: activityFields }] : [];
+  });
+}
+
+function activityFieldsOf(sections: readonly SectionConfig[]): FieldConfig[] {
+  return sections.flatMap((section) => section.fields.filter((field) => field.crmField));
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { ReportPayload } from '@checkin/contract';
+import { CheckinRecordsService } from '../crm/checkin-records.service';
+import { CrmSchemaService } from '../crm/crm-schema.service';
+import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
+import { buildReportPayload } from './report-payload';
+
+/**
+ * GET /api/report for an organization the owner access guard has already let through: the
+ * organization's name, all its check-ins and the option lists, read together in one round trip
+ * (spec, Report route 3). In stub mode the CRM is the in-memory model, so this same code
+ * answers with the demo organization's history.
+ */
+@Injectable()
+export class ReportService {
+  constructor(
+    private readonly records: CheckinRecordsService,
+    private readonly schema: CrmSchemaService,
+  ) {}
+
+  async reportFor(orgId: number): Promise<ReportPayload> {
+    const [organization, checkins, { options, stages }] = await Promise.all([
+      this.records.readOrganization(orgId, []),
+      this.records.listCheckins(orgId, ACTIVITY_FIELDS),
+      this.schema.options(ALL_FIELDS),
+    ]);
+    return buildReportPayload({ orgName: organization.name, checkins, options, stages, sections: SECTIONS });
+  }
+}
