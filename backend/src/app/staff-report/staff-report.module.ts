@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AttachmentUrlService } from './attachment-urls.service';
+import { StaffReportController } from './staff-report.controller';
+import { StaffReportService } from './staff-report.service';
 
-@Module({})
+@Module({
+  controllers: [StaffReportController],
+  providers: [StaffReportService, AttachmentUrlService],
+})
 export class StaffReportModule {}

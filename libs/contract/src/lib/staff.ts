@@ -1,2 +1,75 @@
 /** Staff report payload types (GET /api/staff/report). */
-export {};
+import type { FieldConfig, FieldType, FieldValue, OptionMap, StageRank } from './fields';
+import type { ActivitySummary, FieldHistoryEntry, OrganizationRef, StageInfo, StageOption } from './payloads';
+
+/** The staff page's request header; the key itself lives in the browser's session storage. */
+export const STAFF_KEY_HEADER = 'X-Staff-Key';
+
+/**
+ * One field as staff see it. `field.crmField` marks an activity-side field (a value per
+ * check-in), `field.crmContactField` an organization-side one (one current value). Fields the
+ * CRM has but the field configuration does not are named by their CRM name (`Group.Field`).
+ */
+export interface StaffFieldReport {
+  field: FieldConfig;
+  /** The value a compact row shows: the organization's value, or the newest check-in's; null when empty. */
+  latest: FieldValue;
+  /** Activity-side: every non-empty value with its check-in, newest first. Organization-side: empty. */
+  history: FieldHistoryEntry[];
+}
+
+/** One metric of the stage-5 matrix: the `Y1_Q<n>_<metric>` fields of one metric, Q1 to Q4. */
+export interface StaffMatrixRow {
+  metric: string;
+  label: string;
+  type: FieldType;
+  /** Four cells, Q1..Q4; null where the CRM has no such field. */
+  cells: Array<StaffFieldReport | null>;
+}
+
+export interface StaffMatrix {
+  /** Column headings, in order: Q1 to Q4. */
+  quarters: string[];
+  rows: StaffMatrixRow[];
+}
+
+export interface StaffSection {
+  /** Stable key, also the page's anchor: `stage-0`..`stage-5`, or `other`. */
+  key: string;
+  /** Stage rank of the section; null for fields found in the CRM but not configured. */
+  rank: StageRank | null;
+  title: string;
+  fields: StaffFieldReport[];
+  /** Stage 5 only: the Y1_Q<n>_<metric> fields, which then are not repeated in `fields`. */
+  matrix?: StaffMatrix;
+}
+
+/** A check-in activity in the submissions list (decision 20's summary, plus what staff need). */
+export interface StaffSubmission extends ActivitySummary {
+  subject: string | null;
+  /** Display name of the contact who recorded it (the owner, or a staff member). */
+  recordedBy: string | null;
+}
+
+/**
+ * How the one v3 Attachment lookup for signed file URLs went: `ok`, `failed` (file values carry
+ * no url, links fall back) or `skipped` (no file referenced, no call made).
+ */
+export type FileUrlLookup = 'ok' | 'failed' | 'skipped';
+
+export interface StaffReportPayload {
+  organization: OrganizationRef;
+  currentStage: StageInfo;
+  stages: StageOption[];
+  /** Section 0 (organization), the stage sections 1..5, then `other` when the CRM has more fields. */
+  sections: StaffSection[];
+  /** Every check-in, newest first: by date, then by id. */
+  submissions: StaffSubmission[];
+  /** Option lists keyed by field name (`field.name`). */
+  options: OptionMap;
+  /** CRM_BASE_URL, for file links; in stub mode the stub CRM's own address. Never a credential. */
+  crmBaseUrl: string | null;
+  /** Optional extension route for file links, with `{id}` where the file id goes. */
+  fileRouteTemplate: string | null;
+  fileUrlLookup: FileUrlLookup;
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { StaffReportPayload } from '@checkin/contract';
+import { appConfig, type AppConfig } from '../config/app-config';
+import { CheckinRecordsService, type OrganizationRecord } from '../crm/checkin-records.service';
+import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmSchemaService } from '../crm/crm-schema.service';
+import { InMemoryCrmClient } from '../crm/in-memory/in-memory-crm.client';
+import { toStageInfo } from '../crm/stage.service';
+import { AppError } from '../errors/app-error';
+import { AttachmentUrlService } from './attachment-urls.service';
+import { collectFileIds, withFileUrls } from './file-urls';
+import { planStaffLayout } from './staff-layout';
+import { buildStaffSections, buildSubmissions, SUBMISSION_SELECT } from './staff-sections';
+
+/**
+ * GET /api/staff/report: every custom field of one organization and its check-ins, for staff.
+ * Round trips with the schema cached: one parallel round (organization, check-ins, options),
+ * then the one Attachment lookup for signed file URLs when any file is referenced.
+ */
+@Injectable()
+export class StaffReportService {
+  constructor(
+    private readonly schema: CrmSchemaService,
+    private readonly records: CheckinRecordsService,
+    private readonly attachments: AttachmentUrlService,
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  async report(orgId: number): Promise<StaffReportPayload> {
+    const layout = planStaffLayout(await this.schema.customFields());
+    const [organization, checkins, { options, stages }] = await Promise.all([
+      this.records.readOrganization(orgId, layout.contactFields, ['contact_type']),
+      this.records.listCheckins(orgId, layout.activityFields, SUBMISSION_SELECT),
+      this.schema.options([...layout.contactFields, ...layout.activityFields]),
+    ]);
+    if (!isOrganization(organization)) {
+      throw new AppError(404, 'NOT_FOUND', `There is no organization with id ${orgId}.`);
+    }
+
+    const fileIds = collectFileIds([organization.values, ...checkins.map((checkin) => checkin.values)]);
+    const { lookup, urls } = await this.attachments.signedUrls(fileIds);
+    const signedCheckins = checkins.map((checkin) => ({
+      ...checkin,
+      values: withFileUrls(checkin.values, urls),
+    }));
+    const newestStage = checkins.find((checkin) => checkin.stageValue !== null)?.stageValue ?? null;
+
+    return {
+      organization: { id: organization.id, name: organization.name },
+      currentStage: toStageInfo(newestStage, stages),
+      stages,
+      sections: buildStaffSections(layout, withFileUrls(organization.values, urls), signedCheckins),
+      submissions: buildSubmissions(checkins, stages),
+      options,
+      crmBaseUrl: this.crmBaseUrl(),
+      fileRouteTemplate: this.config.crm?.fileRoute ?? null,
+      fileUrlLookup: lookup,
+    };
+  }
+
+  /**
+   * CRM_BASE_URL for file links. In stub mode it is the in-memory CRM's own address, the one its
+   * signed URLs use: a reserved `.invalid` host, so a stub link can never reach a real server.
+   */
+  private crmBaseUrl(): string | null {
+    if (this.config.crm) return this.config.crm.baseUrl;
+    return this.crm instanceof InMemoryCrmClient ? this.crm.model.baseUrl : null;
+  }
+}
+
+/** readOrganization answers an empty row for an unknown id; people are not organizations. */
+function isOrganization(record: OrganizationRecord): boolean {
+  return record.row['contact_type'] === 'Organization';
+}

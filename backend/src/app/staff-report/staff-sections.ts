@@ -1,0 +1,68 @@
+import type {
+  FieldConfig,
+  FieldValues,
+  StaffFieldReport,
+  StaffSection,
+  StaffSubmission,
+  StageOption,
+} from '@checkin/contract';
+import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CrmRow } from '../crm/crm-client';
+import { buildFieldHistory, summarizeCheckins } from '../report/field-history';
+import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
+
+/** What the check-in read selects besides the fields, for the submissions list. */
+export const SUBMISSION_SELECT = ['subject', 'source_contact_id.display_name'];
+
+/**
+ * The staff report's sections from the layout and the CRM records: per field the latest value
+ * and, for activity-side fields, every earlier one (newest first, decision 20). `checkins` must
+ * be newest first, as CheckinRecordsService.listCheckins returns them.
+ */
+export function buildStaffSections(
+  layout: StaffLayout,
+  organizationValues: FieldValues,
+  checkins: readonly CheckinRecord[],
+): StaffSection[] {
+  const history = buildFieldHistory(checkins, layout.activityFields);
+  const report = (field: FieldConfig): StaffFieldReport => {
+    if (field.crmContactField) return { field, latest: organizationValues[field.name] ?? null, history: [] };
+    const entries = history[field.name] ?? [];
+    return { field, latest: entries[0]?.value ?? null, history: entries };
+  };
+  return layout.sections.map((section) => {
+    const built: StaffSection = {
+      key: section.key,
+      rank: section.rank,
+      title: section.title,
+      fields: section.fields.map(report),
+    };
+    if (section.rank === MATRIX_SECTION_RANK && layout.matrix.length > 0) {
+      built.matrix = {
+        quarters: [...QUARTERS],
+        rows: layout.matrix.map((row) => ({ ...row, cells: row.cells.map((cell) => cell && report(cell)) })),
+      };
+    }
+    return built;
+  });
+}
+
+/** Every check-in as staff list it: decision 20's summary, its subject and who recorded it. */
+export function buildSubmissions(
+  checkins: readonly CheckinRecord[],
+  stages: readonly StageOption[],
+): StaffSubmission[] {
+  const summaries = summarizeCheckins(checkins, stages);
+  return summaries.map((summary, index) => {
+    const row: CrmRow = checkins[index]?.row ?? {};
+    return {
+      ...summary,
+      subject: textOrNull(row['subject']),
+      recordedBy: textOrNull(row['source_contact_id.display_name']),
+    };
+  });
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
