@@ -1,0 +1,19 @@
+import type { AllowedFileType } from './upload-policy';
+
+/**
+ * What the file's leading bytes say it is, by file-type's signatures; undefined when they match
+ * no known format (plain text, garbage, an empty file).
+ */
+export async function detectContentType(bytes: Uint8Array): Promise<string | undefined> {
+  // file-type is ESM-only; the dynamic import is kept as a real import() by the build.
+  const { fileTypeFromBuffer } = await import('file-type');
+  return (await fileTypeFromBuffer(bytes))?.mime;
+}
+
+/**
+ * Whether the bytes are what the browser declared (spec, upload rule 6). DOC and XLS are OLE2
+ * containers, which is all their leading bytes can tell (decision 15).
+ */
+export async function contentMatchesType(bytes: Uint8Array, type: AllowedFileType): Promise<boolean> {
+  return (await detectContentType(bytes)) === type.detectedAs;
+}
