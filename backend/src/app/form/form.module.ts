@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { FormDataService } from './form-data.service';
+import { FormController } from './form.controller';
+import { SubmitService } from './submit.service';
 
-@Module({})
+/** GET /api/data and POST /api/submit: the owner's check-in form. */
+@Module({
+  controllers: [FormController],
+  providers: [FormDataService, SubmitService],
+})
 export class FormModule {}

@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type ContactIdentity, FORM_ID, type FormDataPayload } from '@checkin/contract';
+import type { OwnerAccess } from '../auth/owner-access.service';
+import { CheckinRecordsService } from '../crm/checkin-records.service';
+import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmSchemaService } from '../crm/crm-schema.service';
+import { StageService, toStageInfo } from '../crm/stage.service';
+import { AppError } from '../errors/app-error';
+import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
+import { UPLOAD_LIMITS } from '../upload/upload-policy';
+import { buildPrefill } from './prefill';
+
+const PRIMARY_EMAIL = 'email_primary.email';
+
+/**
+ * GET /api/data. Every read needs only the authorized ids, so they go out together in one
+ * round: the person's identity, the organization (name and contact-bound values), its check-ins
+ * (for the activity-bound prefill), the current stage and the option lists.
+ */
+@Injectable()
+export class FormDataService {
+  constructor(
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly records: CheckinRecordsService,
+    private readonly stages: StageService,
+    private readonly schema: CrmSchemaService,
+  ) {}
+
+  async load({ contactId, orgId }: OwnerAccess): Promise<FormDataPayload> {
+    const [contact, organization, checkins, stageValue, { options, stages }] = await Promise.all([
+      this.identity(contactId),
+      this.records.readOrganization(orgId, CONTACT_FIELDS),
+      this.records.listCheckins(orgId, ACTIVITY_FIELDS),
+      this.stages.currentStageValue(orgId),
+      this.schema.options(ALL_FIELDS),
+    ]);
+    return {
+      formId: FORM_ID,
+      contact,
+      organization: { id: orgId, name: organization.name },
+      currentStage: toStageInfo(stageValue, stages),
+      stages,
+      prefill: buildPrefill(checkins, organization.values, stageValue),
+      options,
+      sections: [...SECTIONS],
+      upload: UPLOAD_LIMITS,
+    };
+  }
+
+  /** First and last name, and the primary email through the email_primary join (spec). */
+  private async identity(contactId: number): Promise<ContactIdentity> {
+    const [row] = await this.crm.api4('Contact', 'get', {
+      select: ['first_name', 'last_name', PRIMARY_EMAIL],
+      where: [['id', '=', contactId]],
+      limit: 1,
+    });
+    // The checksum was valid for this contact a moment ago; gone now means deleted meanwhile.
+    if (!row) throw new AppError(404, 'NOT_FOUND', 'Your contact record is no longer in the CRM.');
+    return {
+      id: contactId,
+      first_name: textOrEmpty(row['first_name']),
+      last_name: textOrEmpty(row['last_name']),
+      email: typeof row[PRIMARY_EMAIL] === 'string' && row[PRIMARY_EMAIL] !== '' ? row[PRIMARY_EMAIL] : null,
+    };
+  }
+}
+
+function textOrEmpty(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
