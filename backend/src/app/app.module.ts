@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ServeStaticModule } from '@nestjs/serve-static';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { appConfig, type AppConfig } from './config/app-config';
@@ -10,6 +10,9 @@ import { CrmModule } from './crm/crm.module';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { FormModule } from './form/form.module';
 import { HealthModule } from './health/health.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ReadsThrottlerGuard, throttlerOptions } from './rate-limit/reads-throttler.guard';
+import { RedisConnection } from './rate-limit/redis-connection';
 import { ReportModule } from './report/report.module';
 import { StaffReportModule } from './staff-report/staff-report.module';
 import { UploadModule } from './upload/upload.module';
@@ -17,19 +20,11 @@ import { UploadModule } from './upload/upload.module';
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, cache: true, load: [appConfig] }),
+    RateLimitModule,
     ThrottlerModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => ({
-        throttlers: [
-          {
-            name: 'reads',
-            ttl: 60_000,
-            limit: config.rateLimits.readsPerMinute,
-            // Writes have their own per-contact limits (RateLimitService).
-            skipIf: (context) => context.switchToHttp().getRequest<{ method: string }>().method !== 'GET',
-          },
-        ],
-      }),
+      imports: [RateLimitModule],
+      inject: [appConfig.KEY, RedisConnection],
+      useFactory: throttlerOptions,
     }),
     ServeStaticModule.forRootAsync({
       inject: [appConfig.KEY],
@@ -61,7 +56,7 @@ import { UploadModule } from './upload/upload.module';
   ],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-    { provide: APP_GUARD, useClass: ThrottlerGuard },
+    { provide: APP_GUARD, useClass: ReadsThrottlerGuard },
   ],
 })
 export class AppModule {}

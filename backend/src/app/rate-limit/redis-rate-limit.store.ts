@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { RateLimitStore, WindowCount } from './rate-limit.store';
+import { rateLimitsUnavailable } from './redis-connection';
+
+const KEY_PREFIX = 'checkin:limits:';
+
+/**
+ * Counts a hit and answers [count, milliseconds left]. The window starts with the first hit
+ * (PEXPIRE only then), and a key that somehow lost its expiry gets one, so no counter lives
+ * for ever. One script, so two instances hitting the same key at once count both hits.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+/**
+ * Fixed-window counters in Redis, shared by every instance of the service: INCR, PEXPIRE on
+ * the first hit, PTTL for the time left. A Redis failure refuses the request (503) instead of
+ * letting it through unlimited.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private readonly redis: Redis) {}
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    const reply = await this.guarded(() => this.redis.eval(HIT_SCRIPT, 1, KEY_PREFIX + key, windowMs));
+    const [count, ttl] = Array.isArray(reply) ? reply : [];
+    if (typeof count !== 'number' || typeof ttl !== 'number') throw rateLimitsUnavailable();
+    return { count, resetInMs: ttl };
+  }
+
+  async peek(key: string): Promise<WindowCount> {
+    const [count, ttl] = await this.guarded(() =>
+      Promise.all([this.redis.get(KEY_PREFIX + key), this.redis.pttl(KEY_PREFIX + key)]),
+    );
+    if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
+    return { count: Number(count), resetInMs: ttl };
+  }
+
+  private async guarded<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch {
+      throw rateLimitsUnavailable();
+    }
+  }
+}
