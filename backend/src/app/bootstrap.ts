@@ -1,13 +1,20 @@
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { appConfig, type AppConfig } from './config/app-config';
+import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
+import { requestLogging } from './logging/request-logging.middleware';
 
 /** JSON bodies are capped at 1 MB (decision 18); uploads have their own 5 MB rule. */
 export const JSON_BODY_LIMIT = '1mb';
+
+/** Browser features no page of the service uses. */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 /**
  * Creates the application exactly as production runs it. main.ts and the integration tests
@@ -26,25 +33,63 @@ export async function createApp(
   return app;
 }
 
+/** Middleware order matters: the request id first, so even a refused body is logged with one. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
+  app.use(requestLogging({ logRequests: config.logRequests }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
-  app.use(helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy() } }));
+  app.use(answerBodyErrors);
+  app.use(securityHeaders(config));
+  app.use('/api', noStore);
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
-  app.enableShutdownHooks();
+  // On SIGTERM: stop accepting connections, let in-flight requests finish, close Redis, exit 0.
+  app.enableShutdownHooks([], { useProcessExit: true });
+}
+
+function securityHeaders(config: AppConfig) {
+  const helmetHeaders = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    frameguard: { action: 'deny' },
+    // Owner links carry their checksum in the address: it must never leave in a Referer.
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  return (request: Request, response: Response, next: NextFunction): void => {
+    response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    helmetHeaders(request, response, next);
+  };
+}
+
+const bodyErrorFilter = new GlobalExceptionFilter();
+
+/**
+ * A body refused by the parser (over 1 MB: 413, not JSON: 400) is answered here with the error
+ * body. Left to travel on, it would meet the static file module's error handler, which turns
+ * every error under /api into a 404.
+ */
+function answerBodyErrors(error: unknown, request: Request, response: Response, next: NextFunction): void {
+  bodyErrorFilter.catch(error, new ExecutionContextHost([request, response, next]));
+}
+
+/** API answers hold personal data and links' checksums: no browser or proxy may keep them. */
+function noStore(_request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Cache-Control', 'no-store');
+  next();
 }
 
 /**
- * No inline scripts (the Angular build emits none); inline styles stay allowed because Angular
- * and the chart library set style attributes at run time.
+ * No inline scripts (the Angular build emits none: critical CSS inlining, which adds an inline
+ * event handler, is off); inline styles stay allowed because Angular inserts component styles
+ * and the chart library sets style attributes at run time. Requests are upgraded to HTTPS only
+ * when the service is published over HTTPS, so a plain-HTTP demo still loads its own files.
  */
-export function contentSecurityPolicy(): Record<string, string[]> {
+export function contentSecurityPolicy(config: Pick<AppConfig, 'publicBaseUrl'>): Record<string, string[]> {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'"],
@@ -53,7 +98,7 @@ export function contentSecurityPolicy(): Record<string, string[]> {
     baseUri: ["'self'"],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
-    upgradeInsecureRequests: [],
+    ...(config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
   };
 }
 

@@ -1,0 +1,52 @@
+import { Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { requestIdFrom, runWithRequestId } from './request-context';
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** What the one log line per request holds: never a query string (it carries checksums), a body or a header. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  /** True when the client went away before the answer was complete. */
+  aborted?: boolean;
+}
+
+/**
+ * First in the chain: gives the request an id (the proxy's when it is sane), echoes it in the
+ * response, runs the rest of the request with it (so every log line carries it) and, when
+ * enabled, writes one line when the answer is done.
+ */
+export function requestLogging(options: { logRequests: boolean }) {
+  const logger = new Logger('HTTP');
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const requestId = requestIdFrom(request.header(REQUEST_ID_HEADER));
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    if (options.logRequests) {
+      const started = process.hrtime.bigint();
+      response.once('close', () => {
+        const entry = logEntry(request, response, started);
+        runWithRequestId(requestId, () => {
+          if (entry.status >= 500) logger.error(entry);
+          else if (entry.status >= 400 || entry.aborted) logger.warn(entry);
+          else logger.log(entry);
+        });
+      });
+    }
+    runWithRequestId(requestId, next);
+  };
+}
+
+function logEntry(request: Request, response: Response, started: bigint): RequestLogEntry {
+  const durationMs = Number((process.hrtime.bigint() - started) / 1_000n) / 1000;
+  return {
+    method: request.method,
+    // originalUrl keeps the path as the client sent it, before any router rewrote it.
+    path: request.originalUrl.split('?', 1)[0] ?? '/',
+    status: response.statusCode,
+    durationMs,
+    ...(response.writableFinished ? {} : { aborted: true }),
+  };
+}
