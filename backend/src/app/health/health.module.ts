@@ -1,4 +1,19 @@
 import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
+import { CrmHealthIndicator } from './crm.health';
+import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
+import { HealthController } from './health.controller';
+import { RedisHealthIndicator } from './redis.health';
 
-@Module({})
+/**
+ * /api/health/live, /api/health/ready and the diagnostic /api/health (decision 17), with
+ * @nestjs/terminus. Its own failure log is off: it would print every probe's details (a
+ * contact's relationships among them); the indicators log changes of state instead.
+ */
+@Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+  providers: [CrmHealthIndicator, CrmDiagnosticsIndicator, RedisHealthIndicator, DiagnosticsAccessGuard],
+})
 export class HealthModule {}

@@ -1,2 +1,115 @@
-/** Admin and health payload types (POST /api/preview-link, /api/health). */
-export {};
+/**
+ * Admin and health payload types (POST /api/preview-link, /api/health). The health details are
+ * type aliases, not interfaces, so they fit Terminus's `Record<string, unknown>` indicator data.
+ */
+import type { StageOption } from './payloads';
+
+/** CiviCRM's default checksum lifetime (setting checksum_timeout): 7 days. */
+export const DEFAULT_PREVIEW_LINK_TTL_HOURS = 168;
+/** The longest lifetime the admin route grants, one year; 0 asks for a link that never expires. */
+export const MAX_PREVIEW_LINK_TTL_HOURS = 8760;
+
+/** POST /api/preview-link body. */
+export interface PreviewLinkRequest {
+  /** The person who fills in the check-in. */
+  contactId: number;
+  /** Needed only when the person is the primary contact of several organizations. */
+  orgId?: number;
+  /** Checksum lifetime in hours; default 168, 0 = never expires. */
+  ttlHours?: number;
+}
+
+/** Ready to paste into an email. The staff link carries no key: staff add theirs. */
+export interface PreviewLinkResponse {
+  formUrl: string;
+  reportUrl: string;
+  staffUrl: string;
+  /** ISO 8601, or null when the checksum never expires. */
+  expiresAt: string | null;
+}
+
+/** One check of a health answer, as @nestjs/terminus reports it. */
+export type HealthIndicatorState<T extends object = Record<string, unknown>> = { status: 'up' | 'down' } & T;
+
+/** Every /api/health* answer: 200 with status 'ok', otherwise 503. */
+export interface HealthReport {
+  status: 'ok' | 'error' | 'shutting_down';
+  info: Record<string, HealthIndicatorState>;
+  error: Record<string, HealthIndicatorState>;
+  details: Record<string, HealthIndicatorState>;
+}
+
+/** Why a dependency is down, without its internals. */
+export type DependencyFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'failed' | 'malformed';
+
+/** A dependency that is down: `crm` or `redis` in a health answer. */
+export type DependencyDown = {
+  failure: DependencyFailure;
+  message: string;
+};
+
+/** `stageOptions` of GET /api/health: the stage field's option group, found through its metadata. */
+export type StageOptionsDiagnostic = {
+  /** `Check_in_data__organizing_.Stage`. */
+  field: string;
+  customFieldId: number | null;
+  optionGroupId: number | null;
+  optionGroup: string | null;
+  /** Active options ranked by weight (decision 7). */
+  stages: StageOption[];
+  problems: string[];
+};
+
+/** A relationship type as the diagnostics show it. */
+export type RelationshipTypeSummary = {
+  id: number;
+  name_a_b: string;
+  label_a_b: string | null;
+  name_b_a: string | null;
+  label_b_a: string | null;
+  contact_type_a: string | null;
+  contact_type_b: string | null;
+  is_active: boolean;
+};
+
+/** `primaryContactType` of GET /api/health. */
+export type PrimaryContactTypeDiagnostic = {
+  /** 'Primary Contact', matched against name_a_b. */
+  name: string;
+  found: RelationshipTypeSummary | null;
+  /** Types whose names or labels contain "primary" or "contact", when the type is missing or disabled. */
+  nearMatches: RelationshipTypeSummary[];
+  problems: string[];
+};
+
+export type ContactSummary = {
+  id: number;
+  contactType: string | null;
+  displayName: string | null;
+};
+
+/** One of the contact's relationships, either side. */
+export type RelationshipDiagnostic = {
+  id: number;
+  type: string | null;
+  isActive: boolean;
+  contactA: ContactSummary;
+  contactB: ContactSummary;
+  /** The contact types the relationship type puts on each side (null: any). */
+  expectedContactTypeA: string | null;
+  expectedContactTypeB: string | null;
+  /** Direction problems; empty when the relationship is entered the way its type reads. */
+  problems: string[];
+};
+
+/** `contactRelationships` of GET /api/health?contactId=N. */
+export type ContactRelationshipsDiagnostic = {
+  contactId: number;
+  contact: ContactSummary | null;
+  relationships: RelationshipDiagnostic[];
+  /** True when the contact has more relationships than the diagnostics list. */
+  truncated: boolean;
+  /** The organizations an owner link for this contact opens. */
+  primaryContactOf: number[];
+  problems: string[];
+};

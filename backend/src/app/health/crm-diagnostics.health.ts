@@ -1,0 +1,282 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import {
+  MAX_STAGE_RANK,
+  type ContactRelationshipsDiagnostic,
+  type ContactSummary,
+  type PrimaryContactTypeDiagnostic,
+  type RelationshipDiagnostic,
+  type RelationshipTypeSummary,
+  type StageOptionsDiagnostic,
+} from '@checkin/contract';
+import { CRM_CLIENT, type CrmClient, type CrmRow } from '../crm/crm-client';
+import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, FORM_CONTACT_RELATIONSHIP } from '../crm/crm-names';
+import { rankStages } from '../crm/crm-schema.service';
+import { crmDown } from './dependency-failure';
+import { directionProblems, personSide } from './relationship-direction';
+
+/** The diagnostics list this many of a contact's relationships at most. */
+export const MAX_LISTED_RELATIONSHIPS = 200;
+const EXPECTED_STAGE_COUNT = MAX_STAGE_RANK + 1;
+const NEAR_MATCH = /primary|contact/i;
+
+type Row = CrmRow;
+type Diagnostic = StageOptionsDiagnostic | PrimaryContactTypeDiagnostic | ContactRelationshipsDiagnostic;
+
+/**
+ * The spec's diagnostic probes, each a Terminus indicator that is down when it finds a problem:
+ * the stage option group resolved through the Stage field's metadata, the 'Primary Contact'
+ * relationship type (with near matches when it is missing or disabled), and a contact's
+ * relationships with direction problems flagged. They read the CRM live, past every cache,
+ * because they exist to explain what the CRM holds now.
+ */
+@Injectable()
+export class CrmDiagnosticsIndicator {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+  ) {}
+
+  stageOptions(key = 'stageOptions'): Promise<HealthIndicatorResult> {
+    return this.probe(key, () => this.diagnoseStageOptions());
+  }
+
+  primaryContactType(key = 'primaryContactType'): Promise<HealthIndicatorResult> {
+    return this.probe(key, () => this.diagnosePrimaryContactType());
+  }
+
+  contactRelationships(contactId: number, key = 'contactRelationships'): Promise<HealthIndicatorResult> {
+    return this.probe(key, () => this.diagnoseContactRelationships(contactId));
+  }
+
+  /** Up when the probe found no problem; a CRM failure is down with its kind, not an error. */
+  private async probe(key: string, diagnose: () => Promise<Diagnostic>): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check(key);
+    let diagnostic: Diagnostic;
+    try {
+      diagnostic = await diagnose();
+    } catch (error) {
+      return indicator.down(crmDown(error));
+    }
+    return diagnostic.problems.length === 0
+      ? indicator.up<Diagnostic>(diagnostic)
+      : indicator.down<Diagnostic>(diagnostic);
+  }
+
+  private async diagnoseStageOptions(): Promise<StageOptionsDiagnostic> {
+    const stageFieldName = ACTIVITY_STAGE_FIELD.slice(ACTIVITY_CUSTOM_GROUP.length + 1);
+    const [field] = await this.crm.api4('CustomField', 'get', {
+      select: ['id', 'is_active', 'option_group_id', 'option_group_id:name'],
+      where: [
+        ['custom_group_id:name', '=', ACTIVITY_CUSTOM_GROUP],
+        ['name', '=', stageFieldName],
+      ],
+      limit: 1,
+    });
+    const diagnostic: StageOptionsDiagnostic = {
+      field: ACTIVITY_STAGE_FIELD,
+      customFieldId: field ? asNumber(field['id']) : null,
+      optionGroupId: field ? asNumber(field['option_group_id']) : null,
+      optionGroup: field ? asText(field['option_group_id:name']) : null,
+      stages: [],
+      problems: [],
+    };
+    if (!field) return withProblem(diagnostic, `The custom field ${ACTIVITY_STAGE_FIELD} does not exist.`);
+    if (field['is_active'] === false) {
+      diagnostic.problems.push(`The custom field ${ACTIVITY_STAGE_FIELD} is disabled.`);
+    }
+    if (diagnostic.optionGroupId === null) {
+      return withProblem(diagnostic, `The custom field ${ACTIVITY_STAGE_FIELD} has no option group.`);
+    }
+    const options = await this.crm.api4('OptionValue', 'get', {
+      select: ['value', 'label', 'weight'],
+      where: [
+        ['option_group_id', '=', diagnostic.optionGroupId],
+        ['is_active', '=', true],
+      ],
+      orderBy: { weight: 'ASC' },
+    });
+    diagnostic.stages = rankStages(
+      options.map((option) => ({ value: String(option['value']), label: asText(option['label']) ?? '' })),
+    );
+    if (options.length !== EXPECTED_STAGE_COUNT) {
+      diagnostic.problems.push(
+        `The stage option group has ${options.length} active options; ${EXPECTED_STAGE_COUNT} are expected ` +
+          `(ranks 0 to ${MAX_STAGE_RANK}, by weight).`,
+      );
+    }
+    return diagnostic;
+  }
+
+  private async diagnosePrimaryContactType(): Promise<PrimaryContactTypeDiagnostic> {
+    const rows = await this.crm.api4('RelationshipType', 'get', {
+      select: [
+        'id',
+        'name_a_b',
+        'label_a_b',
+        'name_b_a',
+        'label_b_a',
+        'contact_type_a',
+        'contact_type_b',
+        'is_active',
+      ],
+      orderBy: { id: 'ASC' },
+    });
+    const types = rows.map(toRelationshipType);
+    const found = types.find((type) => type.name_a_b === FORM_CONTACT_RELATIONSHIP) ?? null;
+    const problems = found
+      ? typeProblems(found)
+      : [`No relationship type is named '${FORM_CONTACT_RELATIONSHIP}'.`];
+    const needsAlternatives = !found || !found.is_active;
+    return {
+      name: FORM_CONTACT_RELATIONSHIP,
+      found,
+      nearMatches: needsAlternatives ? types.filter((type) => type !== found && isNearMatch(type)) : [],
+      problems,
+    };
+  }
+
+  private async diagnoseContactRelationships(contactId: number): Promise<ContactRelationshipsDiagnostic> {
+    const [contacts, rows] = await Promise.all([
+      this.crm.api4('Contact', 'get', {
+        select: ['id', 'contact_type', 'display_name'],
+        where: [['id', '=', contactId]],
+        limit: 1,
+      }),
+      this.crm.api4('Relationship', 'get', {
+        select: [
+          'id',
+          'is_active',
+          'contact_id_a',
+          'contact_id_b',
+          'relationship_type_id.name_a_b',
+          'relationship_type_id.contact_type_a',
+          'relationship_type_id.contact_type_b',
+          'contact_id_a.contact_type',
+          'contact_id_a.display_name',
+          'contact_id_b.contact_type',
+          'contact_id_b.display_name',
+        ],
+        where: [
+          [
+            'OR',
+            [
+              ['contact_id_a', '=', contactId],
+              ['contact_id_b', '=', contactId],
+            ],
+          ],
+        ],
+        orderBy: { id: 'ASC' },
+        limit: MAX_LISTED_RELATIONSHIPS + 1,
+      }),
+    ]);
+    const [contactRow] = contacts;
+    const relationships = rows.slice(0, MAX_LISTED_RELATIONSHIPS).map(toRelationshipDiagnostic);
+    const flagged = relationships.filter((relationship) => relationship.problems.length > 0);
+    return {
+      contactId,
+      contact: contactRow
+        ? contactSummary(contactRow['id'], contactRow['contact_type'], contactRow['display_name'])
+        : null,
+      relationships,
+      truncated: rows.length > MAX_LISTED_RELATIONSHIPS,
+      primaryContactOf: primaryContactOrganizations(relationships, contactId),
+      problems: [
+        ...(contactRow ? [] : [`No contact has the id ${contactId} (or it is deleted).`]),
+        ...flagged.flatMap((relationship) =>
+          relationship.problems.map((problem) => `Relationship ${relationship.id}: ${problem}`),
+        ),
+      ],
+    };
+  }
+}
+
+function withProblem(diagnostic: StageOptionsDiagnostic, problem: string): StageOptionsDiagnostic {
+  diagnostic.problems.push(problem);
+  return diagnostic;
+}
+
+function typeProblems(type: RelationshipTypeSummary): string[] {
+  const problems: string[] = [];
+  if (!type.is_active) problems.push(`The relationship type '${type.name_a_b}' is disabled.`);
+  const sides = [type.contact_type_a, type.contact_type_b].sort().join(' and ');
+  if (sides !== 'Individual and Organization') {
+    problems.push(
+      `The relationship type '${type.name_a_b}' should tie an Individual to an Organization; ` +
+        `it ties ${type.contact_type_a ?? 'any contact'} (side A) to ${type.contact_type_b ?? 'any contact'} (side B).`,
+    );
+  }
+  return problems;
+}
+
+function isNearMatch(type: RelationshipTypeSummary): boolean {
+  return [type.name_a_b, type.label_a_b, type.name_b_a, type.label_b_a].some(
+    (text) => text !== null && NEAR_MATCH.test(text),
+  );
+}
+
+/** Active 'Primary Contact' relationships that hold the contact on the type's person side. */
+function primaryContactOrganizations(relationships: RelationshipDiagnostic[], contactId: number): number[] {
+  const organizations = new Set<number>();
+  for (const relationship of relationships) {
+    if (relationship.type !== FORM_CONTACT_RELATIONSHIP || !relationship.isActive) continue;
+    const side = personSide(relationship.expectedContactTypeA, relationship.expectedContactTypeB);
+    const [person, organization] =
+      side === 'a'
+        ? [relationship.contactA, relationship.contactB]
+        : [relationship.contactB, relationship.contactA];
+    if (person.id === contactId) organizations.add(organization.id);
+  }
+  return [...organizations].sort((a, b) => a - b);
+}
+
+function toRelationshipType(row: Row): RelationshipTypeSummary {
+  return {
+    id: asNumber(row['id']) ?? 0,
+    name_a_b: asText(row['name_a_b']) ?? '',
+    label_a_b: asText(row['label_a_b']),
+    name_b_a: asText(row['name_b_a']),
+    label_b_a: asText(row['label_b_a']),
+    contact_type_a: asText(row['contact_type_a']),
+    contact_type_b: asText(row['contact_type_b']),
+    is_active: row['is_active'] !== false,
+  };
+}
+
+function toRelationshipDiagnostic(row: Row): RelationshipDiagnostic {
+  const sides = {
+    typeName: asText(row['relationship_type_id.name_a_b']),
+    contactA: joinedContact(row, 'contact_id_a'),
+    contactB: joinedContact(row, 'contact_id_b'),
+    expectedContactTypeA: asText(row['relationship_type_id.contact_type_a']),
+    expectedContactTypeB: asText(row['relationship_type_id.contact_type_b']),
+  };
+  return {
+    id: asNumber(row['id']) ?? 0,
+    type: sides.typeName,
+    isActive: row['is_active'] !== false,
+    contactA: sides.contactA,
+    contactB: sides.contactB,
+    expectedContactTypeA: sides.expectedContactTypeA,
+    expectedContactTypeB: sides.expectedContactTypeB,
+    problems: directionProblems(sides),
+  };
+}
+
+/** One side of a relationship, read through its dot joins (`contact_id_a.contact_type`). */
+function joinedContact(row: Row, side: 'contact_id_a' | 'contact_id_b'): ContactSummary {
+  return contactSummary(row[side], row[`${side}.contact_type`], row[`${side}.display_name`]);
+}
+
+function contactSummary(id: unknown, contactType: unknown, displayName: unknown): ContactSummary {
+  return { id: asNumber(id) ?? 0, contactType: asText(contactType), displayName: asText(displayName) };
+}
+
+function asNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+}
+
+function asText(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}

@@ -1,0 +1,62 @@
+import { HealthIndicatorService } from '@nestjs/terminus';
+import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
+import { CrmError, type CrmFailure } from '../crm/crm-errors';
+import { CrmHealthIndicator } from './crm.health';
+
+/** A CRM that answers Contact.get with one row, or fails as told, and refuses anything else. */
+class FakeCrm implements CrmClient {
+  readonly calls: Array<{ entity: string; action: string; params?: Api4Params }> = [];
+  failure?: CrmFailure | Error;
+
+  async api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]> {
+    this.calls.push({ entity, action, params });
+    if (entity !== 'Contact' || action !== 'get') throw new Error(`unplanned call ${entity}.${action}`);
+    if (this.failure instanceof Error) throw this.failure;
+    if (this.failure) throw new CrmError(this.failure, 'Contact.get', 'detail for the log only');
+    return [{ id: 1 } as unknown as T];
+  }
+
+  async api3<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unplanned v3 call');
+  }
+}
+
+describe('CrmHealthIndicator', () => {
+  let crm: FakeCrm;
+  let indicator: CrmHealthIndicator;
+
+  beforeEach(() => {
+    crm = new FakeCrm();
+    indicator = new CrmHealthIndicator(new HealthIndicatorService(), crm);
+  });
+
+  it('is up after one cheap read: Contact.get, id only, one row', async () => {
+    expect(await indicator.isReachable()).toEqual({ crm: { status: 'up' } });
+    expect(crm.calls).toEqual([{ entity: 'Contact', action: 'get', params: { select: ['id'], limit: 1 } }]);
+  });
+
+  it('reports under the key it is given', async () => {
+    expect(await indicator.isReachable('civicrm')).toEqual({ civicrm: { status: 'up' } });
+  });
+
+  it.each<[CrmFailure, string]>([
+    ['unreachable', 'The CRM could not be reached.'],
+    ['timeout', 'The CRM did not answer in time.'],
+    ['unauthorized', "The CRM refused the service's credentials."],
+    ['failed', 'The CRM answered with an error.'],
+    ['malformed', 'The CRM answered with something other than its API envelope.'],
+  ])(
+    'is down when the CRM call fails (%s), with a sentence and not the CRM detail',
+    async (failure, message) => {
+      crm.failure = failure;
+      const result = await indicator.isReachable();
+      expect(result).toEqual({ crm: { status: 'down', failure, message } });
+      expect(JSON.stringify(result)).not.toContain('detail for the log only');
+    },
+  );
+
+  it('lets a programming error through instead of calling it an outage', async () => {
+    crm.failure = new TypeError('cannot read properties of undefined');
+    await expect(indicator.isReachable()).rejects.toThrow(TypeError);
+  });
+});

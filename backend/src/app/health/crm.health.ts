@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { crmDown } from './dependency-failure';
+
+/**
+ * Readiness of the CRM: one cheap authenticated read (`Contact.get`, id only, limit 1), so a
+ * wrong API key shows as down just like an outage. Changes of state are logged once, not on
+ * every probe of the load balancer.
+ */
+@Injectable()
+export class CrmHealthIndicator {
+  private readonly logger = new Logger('Health');
+  private lastStatus?: 'up' | 'down';
+
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+  ) {}
+
+  async isReachable(key = 'crm'): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check(key);
+    try {
+      await this.crm.api4('Contact', 'get', { select: ['id'], limit: 1 });
+    } catch (error) {
+      const down = crmDown(error);
+      this.noteStatus('down', down.message);
+      return indicator.down(down);
+    }
+    this.noteStatus('up', 'The CRM answers again.');
+    return indicator.up();
+  }
+
+  private noteStatus(status: 'up' | 'down', message: string): void {
+    const changed = this.lastStatus !== status;
+    const firstAndUp = this.lastStatus === undefined && status === 'up';
+    this.lastStatus = status;
+    if (!changed || firstAndUp) return;
+    if (status === 'down') this.logger.warn(`Not ready: ${message}`);
+    else this.logger.log(message);
+  }
+}

@@ -1,0 +1,64 @@
+import { Controller, Get, Query, UseFilters, UseGuards } from '@nestjs/common';
+import {
+  HealthCheck,
+  type HealthCheckResult,
+  HealthCheckService,
+  type HealthIndicatorFunction,
+} from '@nestjs/terminus';
+import { SkipThrottle } from '@nestjs/throttler';
+import { READS_THROTTLER } from '../rate-limit/reads-throttler.guard';
+import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
+import { CrmHealthIndicator } from './crm.health';
+import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
+import { DiagnosticsQuery } from './diagnostics.query';
+import { HealthCheckFailureFilter } from './health-check-failure.filter';
+import { RedisHealthIndicator } from './redis.health';
+
+/**
+ * Decision 17. `live`: the process answers (no CRM call, so a CRM outage never restarts it).
+ * `ready`: the CRM (and Redis, when configured) answer, so a load balancer sends traffic only
+ * to instances that can serve it. The bare route: the spec's diagnostics, behind the admin key
+ * in production. Every answer is Terminus's body; 503 when something is down. Probes are not
+ * counted against the read limit, so a load balancer never locks itself out.
+ */
+@Controller('api/health')
+@UseFilters(HealthCheckFailureFilter)
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly crm: CrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+    private readonly diagnostics: CrmDiagnosticsIndicator,
+  ) {}
+
+  @Get('live')
+  @SkipThrottle({ [READS_THROTTLER]: true })
+  @HealthCheck()
+  live(): Promise<HealthCheckResult> {
+    return this.health.check([]);
+  }
+
+  @Get('ready')
+  @SkipThrottle({ [READS_THROTTLER]: true })
+  @HealthCheck()
+  ready(): Promise<HealthCheckResult> {
+    return this.health.check(this.readinessChecks());
+  }
+
+  @Get()
+  @UseGuards(DiagnosticsAccessGuard)
+  @HealthCheck()
+  diagnose(@Query() query: DiagnosticsQuery): Promise<HealthCheckResult> {
+    const { contactId } = query;
+    return this.health.check([
+      ...this.readinessChecks(),
+      () => this.diagnostics.stageOptions(),
+      () => this.diagnostics.primaryContactType(),
+      ...(contactId === undefined ? [] : [() => this.diagnostics.contactRelationships(contactId)]),
+    ]);
+  }
+
+  private readinessChecks(): HealthIndicatorFunction[] {
+    return [() => this.crm.isReachable(), ...(this.redis.configured ? [() => this.redis.isReachable()] : [])];
+  }
+}
