@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { PreviewLinkController } from './preview-link.controller';
+import { PreviewLinkService } from './preview-link.service';
 
-@Module({})
+/** Admin routes: preview links for email (decision 6). */
+@Module({
+  controllers: [PreviewLinkController],
+  providers: [PreviewLinkService],
+})
 export class AdminModule {}
