@@ -54,6 +54,8 @@ export function readUploadForm(request: IncomingMessage): Promise<UploadForm> {
       if (!fields.has(name)) fields.set(name, value);
     });
     parser.on('file', (name, stream, info) => {
+      // A body cut short ends its file stream with an error; the parser reports it too.
+      stream.on('error', () => reject(UploadErrors.unreadable()));
       if (name !== FILE_PART || file) {
         stream.resume();
         return;
@@ -94,10 +96,11 @@ function stopAfterTooManyBytes(
     received += chunk.byteLength;
     if (received <= MAX_UPLOAD_REQUEST_BYTES) return;
     request.off('data', count);
-    request.unpipe(parser);
-    request.pause();
-    parser.destroy();
     reject(UploadErrors.fileTooLarge());
+    request.unpipe(parser);
+    parser.destroy();
+    // Discarded until the refusal, sent with Connection: close, ends the connection.
+    request.resume();
   };
   request.on('data', count);
 }

@@ -1,0 +1,279 @@
+import type { ErrorBody, FormDataPayload } from '@checkin/contract';
+import { OwnerAccessService } from '../src/app/auth/owner-access.service';
+import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import {
+  ACTIVITY_STAGE_FIELD,
+  ACTIVITY_STATUS_NAME,
+  ACTIVITY_TYPE_NAME,
+  CONTACT_CUSTOM_GROUP,
+} from '../src/app/crm/crm-names';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_CURRENT_STAGE,
+  DEMO_OPTIONS,
+  DEMO_ORG_ID,
+  DEMO_ORG_NAME,
+  DEMO_PERSON,
+  DEMO_PERSON_ID,
+  DEMO_STAGES,
+  MULTI_ORG_IDS,
+  MULTI_ORG_PERSON_CHECKSUM,
+  MULTI_ORG_PERSON_ID,
+  OTHER_ORG_ID,
+  STAFF_CONTACT_ID,
+} from '../src/app/crm/in-memory/demo-data';
+import { SECTIONS } from '../src/app/fields/field-config';
+import { UPLOAD_LIMITS } from '../src/app/upload/upload-policy';
+import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+
+const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
+/** Emulator latency while checking that calls go out together: each answer takes this long. */
+const ROUND_TRIP_MS = 150;
+
+function dataPath(link: Record<string, string | number> = DEMO_LINK): string {
+  return `/api/data?${ownerQuery(link)}`;
+}
+
+function name(call: RecordedCall): string {
+  return `${call.entity}.${call.action}`;
+}
+
+describe('GET /api/data', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({ emulator: { model: createDemoModel() } });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  beforeEach(() => {
+    service.emulator.reset();
+    service.app.get(OwnerAccessService).clear();
+  });
+
+  async function formData(link: Record<string, string | number> = DEMO_LINK): Promise<FormDataPayload> {
+    const response = await service.get(dataPath(link));
+    expect(response.status).toBe(200);
+    return (await response.json()) as FormDataPayload;
+  }
+
+  function fileId(fileName: string): number {
+    const [file] = service.emulator.model.api4('File', 'get', { where: [['file_name', '=', fileName]] });
+    return Number(file?.['id']);
+  }
+
+  describe('for the demo person', () => {
+    it('answers the identity read through email_primary.email, apart from the prefill', async () => {
+      const payload = await formData();
+
+      expect(payload.formId).toBe('org_engagement_check_in');
+      expect(payload.contact).toEqual({ id: DEMO_PERSON_ID, ...DEMO_PERSON });
+      expect(payload.organization).toEqual({ id: DEMO_ORG_ID, name: DEMO_ORG_NAME });
+      for (const identityField of ['first_name', 'last_name', 'email']) {
+        expect(payload.prefill).not.toHaveProperty(identityField);
+      }
+      const identityRead = service.emulator
+        .callsTo('Contact', 'get')
+        .find(
+          (call) => JSON.stringify(call.params['where']) === JSON.stringify([['id', '=', DEMO_PERSON_ID]]),
+        );
+      expect(identityRead?.params['select']).toEqual(['first_name', 'last_name', 'email_primary.email']);
+    });
+
+    it('prefills the organization’s contact-bound values, with the file as {id, file_name}', async () => {
+      const { prefill } = await formData();
+
+      expect(prefill['Date_Incorporated']).toBe('2022-06-01');
+      expect(prefill['Name_on_Incorporation_Certificate']).toBe('Riverbend Food Cooperative, Inc.');
+      expect(prefill['Equity_share']).toBe(200);
+      expect(prefill['Certificate_of_Incorporation']).toEqual({
+        id: fileId('Riverbend_certificate_of_incorporation.pdf'),
+        file_name: 'Riverbend_certificate_of_incorporation.pdf',
+      });
+      const organizationRead = service.emulator
+        .callsTo('Contact', 'get')
+        .find((call) => JSON.stringify(call.params['where']) === JSON.stringify([['id', '=', DEMO_ORG_ID]]));
+      expect(organizationRead?.params['select']).toEqual(
+        expect.arrayContaining([
+          `${CONTACT_CUSTOM_GROUP}.Certificate_of_Incorporation`,
+          `${CONTACT_CUSTOM_GROUP}.Certificate_of_Incorporation.file_name`,
+        ]),
+      );
+      expect(organizationRead?.params['select']).not.toContain(`${CONTACT_CUSTOM_GROUP}.Stage`);
+    });
+
+    it('prefills each activity-bound field with its newest non-empty value', async () => {
+      const { prefill } = await formData();
+
+      // Two check-ins share 2026-10-02 14:00: the later id holds the corrected note.
+      expect(prefill['Organizing_notes']).toBe('Draft pro forma for the second store (corrected figures).');
+      expect(prefill['Business_plan']).toEqual({
+        id: fileId('second_store_pro_forma.xlsx'),
+        file_name: 'second_store_pro_forma.xlsx',
+      });
+      expect(prefill['Projected_annual_sales']).toBe(1350000);
+      expect(prefill['Site_status']).toBe('2');
+      expect(prefill['Business_plan_done']).toBe(false);
+      expect(prefill['Lender_types']).toEqual(['cdfi', 'member_loans', 'bank', 'coop_lender']);
+      // Restated in the first-year report.
+      expect(prefill['Y1_Q1_Sales']).toBe(615400);
+      expect(prefill['Date_Opened']).toBe('2025-03-08');
+    });
+
+    it('derives the stage from the newest staff-set check-in, by date then id', async () => {
+      const payload = await formData();
+
+      expect(payload.currentStage).toEqual(DEMO_CURRENT_STAGE);
+      expect(payload.prefill['current_stage']).toBe(DEMO_CURRENT_STAGE.value);
+      expect(payload.stages).toEqual(DEMO_STAGES);
+      const stageQuery = service.emulator
+        .callsTo('Activity', 'get')
+        .find((call) => call.params['limit'] === 1);
+      expect(stageQuery?.params).toMatchObject({
+        where: expect.arrayContaining([
+          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+          ['target_contact_id', 'CONTAINS', DEMO_ORG_ID],
+          [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY'],
+        ]),
+        orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+        limit: 1,
+      });
+    });
+
+    it('shows a stage staff set a moment ago', async () => {
+      service.emulator.model.api4('Activity', 'create', {
+        values: {
+          'activity_type_id:name': ACTIVITY_TYPE_NAME,
+          'status_id:name': ACTIVITY_STATUS_NAME,
+          subject: 'Stage set: Capitalization',
+          activity_date_time: '2026-11-21 09:00:00',
+          source_contact_id: STAFF_CONTACT_ID,
+          target_contact_id: [DEMO_ORG_ID],
+          [ACTIVITY_STAGE_FIELD]: 'capitalization',
+        },
+      });
+
+      expect((await formData()).currentStage).toEqual({
+        rank: 4,
+        value: 'capitalization',
+        label: 'Capitalization',
+      });
+    });
+
+    it('answers the CRM’s option lists by field name, values untouched', async () => {
+      const { options } = await formData();
+
+      expect(options['Site_status']).toEqual(
+        DEMO_OPTIONS['Site_status']?.map((option) => ({ ...option, name: option.name ?? option.value })),
+      );
+      expect(options['Organizing_focus']?.map((option) => option.value)).toEqual(
+        DEMO_OPTIONS['Organizing_focus']?.map((option) => option.value),
+      );
+      expect(options['current_stage']?.map((option) => option.label)).toEqual(
+        DEMO_STAGES.map((stage) => stage.label),
+      );
+      expect(service.emulator.callsTo('OptionValue', 'get')).toHaveLength(1);
+    });
+
+    it('answers every section and the upload policy', async () => {
+      const payload = await formData();
+
+      expect(payload.sections).toEqual(SECTIONS);
+      expect(payload.upload).toEqual(UPLOAD_LIMITS);
+    });
+
+    it('sends its five reads together, in one round after the checksum', async () => {
+      await formData();
+      service.emulator.clearCalls();
+      service.emulator.setLatency(ROUND_TRIP_MS);
+
+      await formData();
+
+      const calls = service.emulator.calls;
+      expect(calls.map(name).sort()).toEqual([
+        'Activity.get',
+        'Activity.get',
+        'Contact.get',
+        'Contact.get',
+        'OptionValue.get',
+      ]);
+      const arrivals = calls.map((call) => call.at);
+      expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(ROUND_TRIP_MS / 2);
+    });
+
+    it('writes nothing', async () => {
+      await formData();
+      expect(service.emulator.writes()).toEqual([]);
+    });
+  });
+
+  it('answers Inquiry for an organization no staff member has given a stage', async () => {
+    const payload = await formData({
+      cid: MULTI_ORG_PERSON_ID,
+      cs: MULTI_ORG_PERSON_CHECKSUM,
+      orgId: MULTI_ORG_IDS[1],
+    });
+
+    expect(payload.currentStage).toEqual({ rank: 0, value: null, label: 'Inquiry' });
+    expect(payload.organization).toEqual({ id: MULTI_ORG_IDS[1], name: 'Lakeshore Community Grocery' });
+    expect(payload.prefill).toEqual({ current_stage: null });
+  });
+
+  describe('refusals', () => {
+    it('answers 401 for a wrong checksum and reads nothing of the organization', async () => {
+      const response = await service.get(dataPath({ ...DEMO_LINK, cs: 'wrong' }));
+
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as ErrorBody).code).toBe('CHECKSUM_INVALID');
+      expect(service.emulator.calls.map(name).sort()).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+    });
+
+    it('answers 403 for an organization the person is not tied to', async () => {
+      const response = await service.get(dataPath({ ...DEMO_LINK, orgId: OTHER_ORG_ID }));
+
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as ErrorBody).code).toBe('ORG_NOT_ALLOWED');
+      expect(service.emulator.callsTo('Activity')).toEqual([]);
+    });
+
+    it('answers 502 without CRM details when the CRM fails a read', async () => {
+      service.emulator.injectFault({ kind: 'http500', entity: 'OptionValue' });
+
+      const response = await service.get(dataPath());
+
+      expect(response.status).toBe(502);
+      const body = (await response.json()) as ErrorBody;
+      expect(body.code).toBe('CRM_UNAVAILABLE');
+      expect(JSON.stringify(body)).not.toMatch(/OptionValue|Injected|http:\/\//);
+    });
+  });
+});
+
+describe('GET /api/data in stub mode', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({ stub: true });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it('serves the demo link from the built-in CRM, without the emulator', async () => {
+    const response = await service.get(dataPath());
+
+    expect(response.status).toBe(200);
+    const payload = (await response.json()) as FormDataPayload;
+    expect(payload.contact.first_name).toBe(DEMO_PERSON.first_name);
+    expect(payload.currentStage).toEqual(DEMO_CURRENT_STAGE);
+    expect(service.emulator.calls).toEqual([]);
+  });
+});

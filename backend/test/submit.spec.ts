@@ -1,0 +1,438 @@
+import type { ErrorBody, FieldValues, FormDataPayload, SubmitResponse } from '@checkin/contract';
+import { randomUUID } from 'node:crypto';
+import { OwnerAccessService } from '../src/app/auth/owner-access.service';
+import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import {
+  ACTIVITY_CUSTOM_GROUP,
+  ACTIVITY_STAGE_FIELD,
+  ACTIVITY_TYPE_NAME,
+  CONTACT_CUSTOM_GROUP,
+  SUBMISSION_ID_FIELD,
+} from '../src/app/crm/crm-names';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_CURRENT_STAGE,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+  OTHER_ORG_ID,
+} from '../src/app/crm/in-memory/demo-data';
+import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+
+const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
+/** Emulator latency while checking the order and grouping of calls: each answer takes this long. */
+const ROUND_TRIP_MS = 150;
+/** The demo history's first owner check-in was recorded with this submissionId. */
+const RECORDED_SUBMISSION_ID = '00000000-0000-4000-8000-000000000001';
+
+const activityField = (field: string) => `${ACTIVITY_CUSTOM_GROUP}.${field}`;
+const contactField = (field: string) => `${CONTACT_CUSTOM_GROUP}.${field}`;
+
+function name(call: RecordedCall): string {
+  return `${call.entity}.${call.action}`;
+}
+
+describe('POST /api/submit', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { RATE_LIMIT_SUBMITS_PER_MINUTE: '1000' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  beforeEach(() => {
+    service.emulator.reset();
+    service.app.get(OwnerAccessService).clear();
+  });
+
+  function submit(values: FieldValues, submissionId: string = randomUUID(), link: object = DEMO_LINK) {
+    return service.post('/api/submit', { ...link, submissionId, values });
+  }
+
+  async function accepted(values: FieldValues, submissionId?: string): Promise<SubmitResponse> {
+    const response = await submit(values, submissionId);
+    expect(response.status).toBe(201);
+    return (await response.json()) as SubmitResponse;
+  }
+
+  async function refused(response: Response): Promise<ErrorBody> {
+    return (await response.json()) as ErrorBody;
+  }
+
+  function activityCreates(): RecordedCall[] {
+    return service.emulator.callsTo('Activity', 'create');
+  }
+
+  /** The values of the newest Activity.create that reached the CRM. */
+  function createdValues(): Record<string, unknown> {
+    return activityCreates().at(-1)?.params['values'] as Record<string, unknown>;
+  }
+
+  function organization(select: string[]): Record<string, unknown> {
+    const [row] = service.emulator.model.api4('Contact', 'get', {
+      select,
+      where: [['id', '=', DEMO_ORG_ID]],
+    });
+    return row ?? {};
+  }
+
+  function checkInsWith(submissionId: string): Record<string, unknown>[] {
+    return service.emulator.model.api4('Activity', 'get', {
+      select: ['id', 'activity_date_time'],
+      where: [[SUBMISSION_ID_FIELD, '=', submissionId]],
+    });
+  }
+
+  function uploadedFile(fileName: string): number {
+    const [row] = service.emulator.model.api4('File', 'create', {
+      values: {
+        file_name: fileName,
+        mime_type: 'application/pdf',
+        content: Buffer.from('%PDF-1.4').toString('base64'),
+      },
+    });
+    return Number(row?.['id']);
+  }
+
+  describe('recording a check-in', () => {
+    it('writes contact-bound values to the organization before creating the activity', async () => {
+      await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
+      service.emulator.clearCalls();
+      service.emulator.setLatency(ROUND_TRIP_MS);
+
+      await accepted({ Equity_share: 250, Steering_committee_size: 11 });
+
+      const [update] = service.emulator.callsTo('Contact', 'update');
+      const [create] = activityCreates();
+      expect(update?.params).toEqual({
+        values: { [contactField('Equity_share')]: 250 },
+        where: [['id', '=', DEMO_ORG_ID]],
+      });
+      expect(create).toBeDefined();
+      // The create arrived only after the update had been answered.
+      expect(create!.at - update!.at).toBeGreaterThanOrEqual(ROUND_TRIP_MS - 5);
+      expect(organization([contactField('Equity_share')])[contactField('Equity_share')]).toBe(250);
+    });
+
+    it('takes two CRM round trips with a known checksum: lookup and update together, then the create', async () => {
+      await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
+      service.emulator.clearCalls();
+      service.emulator.setLatency(ROUND_TRIP_MS);
+
+      await accepted({ Date_Incorporated: '2022-06-02', Organizing_notes: 'Board retreat.' });
+
+      const calls = service.emulator.calls;
+      expect(calls.map(name)).toHaveLength(3);
+      const [first, second, third] = calls;
+      expect([first, second].map((call) => call && name(call)).sort()).toEqual([
+        'Activity.get',
+        'Contact.update',
+      ]);
+      expect(Math.abs(first!.at - second!.at)).toBeLessThan(ROUND_TRIP_MS / 2);
+      expect(third && name(third)).toBe('Activity.create');
+      expect(third!.at - Math.max(first!.at, second!.at)).toBeGreaterThanOrEqual(ROUND_TRIP_MS - 5);
+    });
+
+    it('creates one check-in from the person to the organization, its values an object', async () => {
+      const submissionId = randomUUID();
+      const before = Date.now();
+      const response = await accepted(
+        {
+          Steering_committee_size: 11,
+          Organizing_focus: ['groceries', 'deli'],
+          Mission_statement_adopted: true,
+          Market_study_date: '2026-11-01',
+          Percent_capitalized: 12.5,
+        },
+        submissionId,
+      );
+
+      const values = createdValues();
+      expect(Array.isArray(values)).toBe(false);
+      expect(values).toEqual({
+        'activity_type_id:name': ACTIVITY_TYPE_NAME,
+        'status_id:name': 'Completed',
+        subject: 'Organizing check-in',
+        activity_date_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        source_contact_id: DEMO_PERSON_ID,
+        target_contact_id: [DEMO_ORG_ID],
+        [SUBMISSION_ID_FIELD]: submissionId,
+        [activityField('Steering_committee_size')]: 11,
+        [activityField('Organizing_focus')]: ['groceries', 'deli'],
+        [activityField('Mission_statement_adopted')]: true,
+        [activityField('Market_study_date')]: '2026-11-01',
+        [activityField('Percent_capitalized')]: 12.5,
+      });
+      const [stored] = checkInsWith(submissionId);
+      expect(response.activityId).toBe(stored?.['id']);
+      const submittedAt = Date.parse(response.submittedAt);
+      expect(response.submittedAt).toMatch(/Z$/);
+      expect(submittedAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+      expect(submittedAt).toBeLessThanOrEqual(Date.now());
+      expect(`${String(values['activity_date_time']).replace(' ', 'T')}.000Z`).toBe(response.submittedAt);
+    });
+
+    it('writes a file value as its id, on the organization and on the activity', async () => {
+      const certificate = uploadedFile('new_certificate.pdf');
+      const plan = uploadedFile('plan_v4.pdf');
+
+      await accepted({
+        Certificate_of_Incorporation: { id: certificate, file_name: 'new_certificate.pdf' },
+        Business_plan: { id: plan, file_name: 'plan_v4.pdf' },
+      });
+
+      const [update] = service.emulator.callsTo('Contact', 'update');
+      expect(update?.params['values']).toEqual({
+        [contactField('Certificate_of_Incorporation')]: certificate,
+      });
+      expect(createdValues()[activityField('Business_plan')]).toBe(plan);
+      const prefill = (
+        (await (await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).json()) as FormDataPayload
+      ).prefill;
+      expect(prefill['Certificate_of_Incorporation']).toEqual({
+        id: certificate,
+        file_name: 'new_certificate.pdf',
+      });
+      expect(prefill['Business_plan']).toEqual({ id: plan, file_name: 'plan_v4.pdf' });
+    });
+
+    it('never writes Stage, so the staff-set stage stays', async () => {
+      await accepted({ Equity_share: 210, Steering_committee_size: 3, Date_Opened: '2026-12-01' });
+
+      const written = [
+        ...Object.keys(service.emulator.callsTo('Contact', 'update')[0]?.params['values'] ?? {}),
+        ...Object.keys(createdValues()),
+      ];
+      expect(written.filter((key) => key.endsWith('.Stage'))).toEqual([]);
+      expect(createdValues()).not.toHaveProperty(ACTIVITY_STAGE_FIELD);
+      const payload = (await (
+        await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)
+      ).json()) as FormDataPayload;
+      expect(payload.currentStage).toEqual(DEMO_CURRENT_STAGE);
+    });
+
+    it('leaves empty activity-bound answers out and clears a contact-bound one sent empty', async () => {
+      await accepted({
+        Name_on_Incorporation_Certificate: null,
+        Steering_committee_size: null,
+        Organizing_notes: '',
+        Lender_types: [],
+        Interest_list_size: 0,
+      });
+
+      expect(service.emulator.callsTo('Contact', 'update')[0]?.params['values']).toEqual({
+        [contactField('Name_on_Incorporation_Certificate')]: null,
+      });
+      const values = createdValues();
+      expect(values).not.toHaveProperty(activityField('Steering_committee_size'));
+      expect(values).not.toHaveProperty(activityField('Organizing_notes'));
+      expect(values).not.toHaveProperty(activityField('Lender_types'));
+      expect(values[activityField('Interest_list_size')]).toBe(0);
+      const name = contactField('Name_on_Incorporation_Certificate');
+      expect(organization([name])[name]).toBeNull();
+    });
+
+    it('records a submission with no values: no contact update, one bare check-in', async () => {
+      const submissionId = randomUUID();
+      await accepted({}, submissionId);
+
+      expect(service.emulator.callsTo('Contact', 'update')).toEqual([]);
+      expect(Object.keys(createdValues()).filter((key) => key.includes('.'))).toEqual([SUBMISSION_ID_FIELD]);
+      expect(checkInsWith(submissionId)).toHaveLength(1);
+    });
+
+    it('checks select answers against the CRM’s options, and fetches them only when needed', async () => {
+      await accepted({ Equity_goal: 1000 });
+      expect(service.emulator.callsTo('OptionValue', 'get')).toEqual([]);
+
+      await accepted({ Site_status: '3', Lender_types: ['cdfi', 'grants'] });
+      expect(service.emulator.callsTo('OptionValue', 'get')).toHaveLength(1);
+      expect(createdValues()).toMatchObject({ [activityField('Site_status')]: '3' });
+    });
+  });
+
+  describe('idempotency by submissionId', () => {
+    it('answers a retry with the first answer and creates one activity', async () => {
+      const submissionId = randomUUID();
+      const first = await accepted({ Steering_committee_size: 12 }, submissionId);
+      const writesAfterFirst = service.emulator.writes().length;
+
+      const retry = await accepted({ Steering_committee_size: 12 }, submissionId);
+
+      expect(retry).toEqual(first);
+      expect(service.emulator.writes()).toHaveLength(writesAfterFirst);
+      expect(checkInsWith(submissionId)).toHaveLength(1);
+    });
+
+    it('creates one activity when the same submission arrives twice at once', async () => {
+      const submissionId = randomUUID();
+      service.emulator.setLatency(50);
+
+      const [first, second] = await Promise.all([
+        accepted({ Steering_committee_size: 13 }, submissionId),
+        accepted({ Steering_committee_size: 13 }, submissionId),
+      ]);
+
+      expect(second).toEqual(first);
+      expect(activityCreates()).toHaveLength(1);
+    });
+
+    it('finds a check-in an earlier attempt recorded (on any instance) instead of creating another', async () => {
+      const [recorded] = checkInsWith(RECORDED_SUBMISSION_ID);
+
+      const response = await accepted({}, RECORDED_SUBMISSION_ID);
+
+      expect(response).toEqual({
+        activityId: recorded?.['id'],
+        submittedAt: `${String(recorded?.['activity_date_time']).replace(' ', 'T')}.000Z`,
+      });
+      expect(activityCreates()).toEqual([]);
+      expect(service.emulator.callsTo('Activity', 'get')[0]?.params['where']).toEqual([
+        [SUBMISSION_ID_FIELD, '=', RECORDED_SUBMISSION_ID],
+        ['target_contact_id', 'CONTAINS', DEMO_ORG_ID],
+        ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+      ]);
+    });
+  });
+
+  describe('refusals write nothing', () => {
+    it('answers 401 for a wrong checksum', async () => {
+      const response = await submit({ Equity_share: 1 }, randomUUID(), { ...DEMO_LINK, cs: 'wrong' });
+
+      expect(response.status).toBe(401);
+      expect((await refused(response)).code).toBe('CHECKSUM_INVALID');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 403 for another organization', async () => {
+      const response = await submit({ Equity_share: 1 }, randomUUID(), { ...DEMO_LINK, orgId: OTHER_ORG_ID });
+
+      expect(response.status).toBe(403);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 400 UNKNOWN_FIELDS naming identity, derived and unknown names', async () => {
+      const response = await submit({
+        Equity_share: 1,
+        first_name: 'Mallory',
+        current_stage: 'open',
+        Stage: 'open',
+        Secret_field: 'x',
+      });
+
+      expect(response.status).toBe(400);
+      expect(await refused(response)).toMatchObject({
+        statusCode: 400,
+        code: 'UNKNOWN_FIELDS',
+        fields: ['first_name', 'current_stage', 'Stage', 'Secret_field'],
+      });
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 400 VALIDATION_FAILED naming each invalid answer', async () => {
+      const response = await submit({
+        Equity_share: 100,
+        Steering_committee_size: 'nine',
+        Date_Opened: '2026-02-30',
+        Site_status: '99',
+        Certificate_of_Incorporation: { id: -4 },
+      });
+
+      expect(response.status).toBe(400);
+      expect(await refused(response)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: ['Steering_committee_size', 'Date_Opened', 'Site_status', 'Certificate_of_Incorporation'],
+      });
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 400 for a missing submissionId or a body that is not JSON', async () => {
+      const noId = await service.post('/api/submit', { ...DEMO_LINK, values: {} });
+      expect(noId.status).toBe(400);
+      expect((await refused(noId)).fields).toEqual(['submissionId']);
+
+      const garbage = await service.post('/api/submit', '{"cid": 102,');
+      expect(garbage.status).toBe(400);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+  });
+
+  describe('when the CRM fails', () => {
+    it('answers ACTIVITY_NOT_SAVED when the activity create fails, and a retry records it once', async () => {
+      const submissionId = randomUUID();
+      service.emulator.injectFault({ kind: 'http500', entity: 'Activity', action: 'create', times: 1 });
+
+      const response = await submit({ Equity_share: 260, Steering_committee_size: 14 }, submissionId);
+
+      expect(response.status).toBe(502);
+      const body = await refused(response);
+      expect(body.code).toBe('ACTIVITY_NOT_SAVED');
+      expect(body.message).toMatch(/saved.*kept.*submit again/s);
+      expect(organization([contactField('Equity_share')])[contactField('Equity_share')]).toBe(260);
+      expect(checkInsWith(submissionId)).toEqual([]);
+
+      await accepted({ Equity_share: 260, Steering_committee_size: 14 }, submissionId);
+      expect(checkInsWith(submissionId)).toHaveLength(1);
+    });
+
+    it('answers ACTIVITY_NOT_SAVED with 504 when the activity create times out', async () => {
+      service.emulator.injectFault({
+        kind: 'slow',
+        entity: 'Activity',
+        action: 'create',
+        delayMs: 3_000,
+        times: 1,
+      });
+
+      const response = await submit({ Steering_committee_size: 15 });
+
+      expect(response.status).toBe(504);
+      expect((await refused(response)).code).toBe('ACTIVITY_NOT_SAVED');
+    });
+
+    it('answers 502 CRM_UNAVAILABLE and creates nothing when the contact update fails', async () => {
+      service.emulator.injectFault({ kind: 'http500', entity: 'Contact', action: 'update' });
+
+      const response = await submit({ Equity_share: 270, Steering_committee_size: 16 });
+
+      expect(response.status).toBe(502);
+      expect((await refused(response)).code).toBe('CRM_UNAVAILABLE');
+      expect(activityCreates()).toEqual([]);
+    });
+  });
+});
+
+describe('POST /api/submit rate limit', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { RATE_LIMIT_SUBMITS_PER_MINUTE: '2' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it('answers 429 with Retry-After once the person used up the minute, and writes nothing', async () => {
+    const submit = () =>
+      service.post('/api/submit', { ...DEMO_LINK, submissionId: randomUUID(), values: {} });
+    expect((await submit()).status).toBe(201);
+    expect((await submit()).status).toBe(201);
+    service.emulator.clearCalls();
+
+    const response = await submit();
+
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(service.emulator.writes()).toEqual([]);
+  });
+});

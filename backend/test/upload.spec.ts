@@ -1,0 +1,549 @@
+import type { ErrorBody, UploadResponse } from '@checkin/contract';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { OwnerAccessService } from '../src/app/auth/owner-access.service';
+import { CRM_CLIENT } from '../src/app/crm/crm-client';
+import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import { CONTACT_CUSTOM_GROUP } from '../src/app/crm/crm-names';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+} from '../src/app/crm/in-memory/demo-data';
+import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.client';
+import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const FIXTURES = join(__dirname, 'fixtures/files');
+const DEMO_LINK = {
+  cid: String(DEMO_PERSON_ID),
+  cs: DEMO_CHECKSUM,
+  contactId: String(DEMO_PERSON_ID),
+  orgId: String(DEMO_ORG_ID),
+};
+const PDF = 'application/pdf';
+
+interface FilePart {
+  bytes: Buffer;
+  name: string;
+  type: string;
+}
+
+interface UploadRequest {
+  file?: FilePart;
+  fieldRef?: string;
+  link?: Record<string, string>;
+}
+
+function fixture(name: string): Buffer {
+  return readFileSync(join(FIXTURES, name));
+}
+
+/** A PDF of exactly `size` bytes: a real header, then padding. */
+function pdfOfSize(size: number): Buffer {
+  const header = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+  return Buffer.concat([header, Buffer.alloc(size - header.byteLength, 0x20)]);
+}
+
+interface RawPart {
+  name: string;
+  value: Buffer | string;
+  fileName?: string;
+  /** Sent as RFC 5987 `filename*` (percent-encoded UTF-8), which may carry any character. */
+  encodedFileName?: string;
+  type?: string;
+}
+
+/**
+ * A multipart body written byte by byte, for what FormData would escape (control characters in
+ * a file name) and for part orders a browser does not choose.
+ */
+function rawMultipart(parts: RawPart[]) {
+  const boundary = '----checkin-test-boundary-7MA4YWxkTrZu0gW';
+  const chunks = parts.flatMap((part) => {
+    const disposition = [
+      `form-data; name="${part.name}"`,
+      ...(part.fileName === undefined ? [] : [`filename="${part.fileName}"`]),
+      ...(part.encodedFileName === undefined
+        ? []
+        : [`filename*=UTF-8''${encodeURIComponent(part.encodedFileName)}`]),
+    ].join('; ');
+    const headers = [
+      `Content-Disposition: ${disposition}`,
+      ...(part.type ? [`Content-Type: ${part.type}`] : []),
+    ];
+    return [
+      Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`, 'utf8'),
+      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value, 'utf8'),
+      Buffer.from('\r\n'),
+    ];
+  });
+  return {
+    body: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe('POST /api/upload', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      // A 5 MB file travels to the CRM as 7 MB of base64: give it the production timeout.
+      env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000', CRM_TIMEOUT_MS: '10000' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  beforeEach(() => {
+    service.emulator.reset();
+    service.app.get(OwnerAccessService).clear();
+  });
+
+  /** As a browser sends it: FormData with the link parts, fieldRef, then the file. */
+  function upload({ file, fieldRef = 'Certificate_of_Incorporation', link = DEMO_LINK }: UploadRequest) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(link)) form.set(key, value);
+    form.set('fieldRef', fieldRef);
+    if (file) form.set('file', new Blob([file.bytes], { type: file.type }), file.name);
+    return fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
+  }
+
+  function postRaw(body: Buffer, contentType: string) {
+    return fetch(`${service.url}/api/upload`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': contentType },
+    });
+  }
+
+  async function stored(response: Response): Promise<UploadResponse> {
+    expect(response.status).toBe(201);
+    return (await response.json()) as UploadResponse;
+  }
+
+  async function refusal(response: Response, status: number): Promise<ErrorBody> {
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.statusCode).toBe(status);
+    return body;
+  }
+
+  function fileCreates(): RecordedCall[] {
+    return service.emulator.callsTo('File', 'create');
+  }
+
+  function storedName(): unknown {
+    return (fileCreates()[0]?.params['values'] as Record<string, unknown> | undefined)?.['file_name'];
+  }
+
+  describe('accepts every allowed type', () => {
+    it.each([
+      ['sample.pdf', PDF],
+      ['sample.doc', 'application/msword'],
+      ['sample.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['sample.xls', 'application/vnd.ms-excel'],
+      ['sample.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      ['sample.jpg', 'image/jpeg'],
+      ['sample.png', 'image/png'],
+      ['sample.gif', 'image/gif'],
+      ['sample.webp', 'image/webp'],
+    ])('stores %s (%s) as one unlinked CRM file with base64 content', async (name, type) => {
+      const bytes = fixture(name);
+
+      const file = await stored(await upload({ file: { bytes, name, type } }));
+
+      expect(file).toEqual({ id: expect.any(Number), file_name: name });
+      expect(service.emulator.writes().map((call) => `${call.entity}.${call.action}`)).toEqual([
+        'File.create',
+      ]);
+      const values = fileCreates()[0]?.params['values'] as Record<string, unknown>;
+      expect(Object.keys(values).sort()).toEqual(['content', 'file_name', 'mime_type']);
+      expect(values['file_name']).toBe(name);
+      expect(values['mime_type']).toBe(type);
+      expect(Buffer.from(String(values['content']), 'base64').equals(bytes)).toBe(true);
+      expect(service.emulator.model.getFile(file.id)?.content.equals(bytes)).toBe(true);
+    });
+  });
+
+  it('accepts a file of exactly 5 MB', async () => {
+    const bytes = pdfOfSize(MAX_UPLOAD_BYTES);
+
+    const file = await stored(await upload({ file: { bytes, name: 'scan.pdf', type: PDF } }));
+
+    expect(service.emulator.model.getFile(file.id)?.size).toBe(MAX_UPLOAD_BYTES);
+  });
+
+  it('takes the parts in any order, the file before the checksum included', async () => {
+    const { body, contentType } = rawMultipart([
+      { name: 'file', value: fixture('sample.png'), fileName: 'site.png', type: 'image/png' },
+      { name: 'fieldRef', value: 'Feasibility_study' },
+      { name: 'cs', value: DEMO_CHECKSUM },
+      { name: 'cid', value: String(DEMO_PERSON_ID) },
+    ]);
+
+    expect(await stored(await postRaw(body, contentType))).toMatchObject({ file_name: 'site.png' });
+  });
+
+  it('stores a file the owner can then submit as the field’s value', async () => {
+    const file = await stored(
+      await upload({ file: { bytes: fixture('sample.pdf'), name: 'certificate.pdf', type: PDF } }),
+    );
+
+    const response = await service.post('/api/submit', {
+      ...DEMO_LINK,
+      submissionId: crypto.randomUUID(),
+      values: { Certificate_of_Incorporation: file },
+    });
+
+    expect(response.status).toBe(201);
+    expect(service.emulator.callsTo('Contact', 'update')[0]?.params['values']).toEqual({
+      [`${CONTACT_CUSTOM_GROUP}.Certificate_of_Incorporation`]: file.id,
+    });
+  });
+
+  describe('refuses spoofed content (415) and writes nothing', () => {
+    it.each([
+      ['an ELF executable renamed .pdf', 'executable-elf.pdf', PDF],
+      ['a PE executable renamed .pdf', 'executable-pe.pdf', PDF],
+      ['a PNG declared as a PDF', 'sample.png', PDF],
+      ['a PDF declared as a PNG', 'sample.pdf', 'image/png'],
+      ['a Word document declared as an Excel workbook', 'sample.docx', 'application/vnd.ms-excel'],
+    ])('%s', async (_what, name, type) => {
+      const response = await upload({ file: { bytes: fixture(name), name: 'statement.pdf', type } });
+
+      expect((await refusal(response, 415)).code).toBe('FILE_CONTENT_MISMATCH');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it.each([
+      ['text/html', 'page.html'],
+      ['application/octet-stream', 'statement.pdf'],
+      ['image/svg+xml', 'logo.svg'],
+      ['application/x-msdownload', 'setup.exe'],
+    ])('a file declared as %s', async (type, name) => {
+      const response = await upload({ file: { bytes: fixture('sample.pdf'), name, type } });
+
+      expect((await refusal(response, 415)).code).toBe('UNSUPPORTED_FILE_TYPE');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+  });
+
+  describe('refuses what is too large (413) and writes nothing', () => {
+    it('refuses 5 MB + 1 byte', async () => {
+      const response = await upload({
+        file: { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.pdf', type: PDF },
+      });
+
+      expect((await refusal(response, 413)).code).toBe('FILE_TOO_LARGE');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('refuses a request declaring more than 10 MB before reading its body', async () => {
+      const { status, body, connection } = await new Promise<{
+        status: number;
+        body: string;
+        connection?: string;
+      }>((resolve, reject) => {
+        const request = httpRequest(`${service.url}/api/upload`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'multipart/form-data; boundary=x',
+            'Content-Length': String(11 * 1024 * 1024),
+          },
+        });
+        request.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => {
+            resolve({
+              status: response.statusCode ?? 0,
+              body: text,
+              connection: response.headers.connection,
+            });
+            request.destroy();
+          });
+        });
+        request.on('error', reject);
+        // Only the start of the promised body is ever sent.
+        request.write('--x\r\n');
+      });
+
+      expect(status).toBe(413);
+      expect((JSON.parse(body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+      expect(connection).toBe('close');
+      expect(service.emulator.calls).toEqual([]);
+    });
+    it('cuts off a body sent in chunks once it passes 10 MB', async () => {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(`${service.url}/api/upload`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+        });
+        let answered = false;
+        request.on('response', (response) => {
+          answered = true;
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        // Writes fail once the service has answered and closed the connection: that is the point.
+        request.on('error', (error) => (answered ? undefined : reject(error)));
+        request.write(
+          '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n' +
+            'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n',
+        );
+        const megabyte = Buffer.alloc(1024 * 1024, 0x20);
+        const send = (left: number): void => {
+          if (answered || left === 0 || request.destroyed) return;
+          request.write(megabyte, () => send(left - 1));
+        };
+        send(32);
+      });
+
+      expect(status).toBe(413);
+      expect((JSON.parse(body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+      expect(service.emulator.calls).toEqual([]);
+    });
+  });
+
+  describe('stores a safe name (decision 15)', () => {
+    it.each([
+      ['../../etc/passwd.pdf', 'passwd.pdf'],
+      ['C:\\Users\\owner\\scan.pdf', 'scan.pdf'],
+      ['.hidden.pdf', 'hidden.pdf'],
+      ['notes.html', 'notes.html.pdf'],
+    ])('stores %p as %p', async (name, expected) => {
+      const file = await stored(await upload({ file: { bytes: fixture('sample.pdf'), name, type: PDF } }));
+
+      expect(file.file_name).toBe(expected);
+      expect(storedName()).toBe(expected);
+    });
+
+    it('removes the path parts of a Windows-style traversal', async () => {
+      const file = await stored(
+        await upload({ file: { bytes: fixture('sample.png'), name: '..\\..\\x.png', type: 'image/png' } }),
+      );
+
+      expect(file.file_name).toBe('x.png');
+    });
+
+    it('removes control characters', async () => {
+      const { body, contentType } = rawMultipart([
+        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        { name: 'fieldRef', value: 'Business_plan' },
+        {
+          name: 'file',
+          value: fixture('sample.pdf'),
+          encodedFileName: 're\u0000po\u001frt\u007f\t\r\n\u202e.pdf',
+          type: PDF,
+        },
+      ]);
+
+      const file = await stored(await postRaw(body, contentType));
+
+      expect(file.file_name).toBe('report.pdf');
+      expect(storedName()).toBe('report.pdf');
+    });
+
+    it('refuses a part header carrying raw control characters as unreadable', async () => {
+      const { body, contentType } = rawMultipart([
+        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        { name: 'fieldRef', value: 'Business_plan' },
+        { name: 'file', value: fixture('sample.pdf'), fileName: 're\u0001port.pdf', type: PDF },
+      ]);
+
+      expect((await refusal(await postRaw(body, contentType), 400)).code).toBe('BAD_REQUEST');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('caps a 300-character name at 120, keeping the extension', async () => {
+      const name = `${'Riverbend market study '.repeat(13).slice(0, 296)}.pdf`;
+
+      const file = await stored(await upload({ file: { bytes: fixture('sample.pdf'), name, type: PDF } }));
+
+      expect(file.file_name).toHaveLength(MAX_FILE_NAME_LENGTH);
+      expect(file.file_name?.endsWith('.pdf')).toBe(true);
+      expect(name.startsWith(file.file_name?.slice(0, 100) ?? '-')).toBe(true);
+    });
+  });
+
+  describe('refuses a bad request (400) and writes nothing', () => {
+    it.each([['Equity_share'], ['Unknown_field'], ['']])('refuses the fieldRef %p', async (fieldRef) => {
+      const response = await upload({
+        file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF },
+        fieldRef,
+      });
+
+      expect((await refusal(response, 400)).code).toBe('FIELD_NOT_ALLOWED');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('refuses a request without a file', async () => {
+      expect((await refusal(await upload({}), 400)).code).toBe('FILE_MISSING');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('refuses an empty file', async () => {
+      const response = await upload({ file: { bytes: Buffer.alloc(0), name: 'empty.pdf', type: PDF } });
+
+      expect((await refusal(response, 400)).code).toBe('FILE_MISSING');
+    });
+
+    it('refuses a body that is not multipart', async () => {
+      const response = await service.post('/api/upload', { ...DEMO_LINK, fieldRef: 'Business_plan' });
+
+      expect((await refusal(response, 400)).code).toBe('BAD_REQUEST');
+      expect(service.emulator.calls).toEqual([]);
+    });
+
+    it('refuses a multipart body that is cut short in the middle of the file', async () => {
+      const { body, contentType } = rawMultipart([
+        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        { name: 'fieldRef', value: 'Business_plan' },
+        { name: 'file', value: fixture('sample.pdf'), fileName: 'plan.pdf', type: PDF },
+      ]);
+
+      const response = await postRaw(body.subarray(0, body.byteLength - 200), contentType);
+
+      expect((await refusal(response, 400)).code).toBe('BAD_REQUEST');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('keeps serving after a client hangs up in the middle of an upload', async () => {
+      const { body, contentType } = rawMultipart([
+        { name: 'file', value: pdfOfSize(1024 * 1024), fileName: 'plan.pdf', type: PDF },
+      ]);
+      await new Promise<void>((resolve) => {
+        const request = httpRequest(`${service.url}/api/upload`, {
+          method: 'POST',
+          headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) },
+        });
+        request.on('error', () => resolve());
+        request.write(body.subarray(0, 512 * 1024), () => request.destroy());
+      });
+
+      const file = await stored(
+        await upload({ file: { bytes: fixture('sample.gif'), name: 'logo.gif', type: 'image/gif' } }),
+      );
+      expect(file.file_name).toBe('logo.gif');
+    });
+  });
+
+  describe('checks the checksum first', () => {
+    it('answers 401 to a wrong checksum, whatever else is wrong, and writes nothing', async () => {
+      const link = { ...DEMO_LINK, cs: 'wrong' };
+      const tooLarge = { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.pdf', type: PDF };
+      const spoofed = { bytes: fixture('executable-elf.pdf'), name: 'x.pdf', type: PDF };
+
+      for (const request of [
+        { link, file: tooLarge },
+        { link, file: spoofed },
+        { link, fieldRef: 'Nope' },
+      ]) {
+        expect((await refusal(await upload(request), 401)).code).toBe('CHECKSUM_INVALID');
+      }
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 401 when the checksum part is missing', async () => {
+      const link: Record<string, string> = { ...DEMO_LINK };
+      delete link['cs'];
+      const response = await upload({
+        file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF },
+        link,
+      });
+
+      expect((await refusal(response, 401)).code).toBe('CHECKSUM_INVALID');
+      expect(service.emulator.calls).toEqual([]);
+    });
+
+    it('answers 403 for an organization the person is not tied to', async () => {
+      const response = await upload({
+        file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF },
+        link: { ...DEMO_LINK, orgId: '103' },
+      });
+
+      expect((await refusal(response, 403)).code).toBe('ORG_NOT_ALLOWED');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+  });
+
+  it('answers 502 when the CRM refuses the file record', async () => {
+    service.emulator.injectFault({ kind: 'http500', entity: 'File', action: 'create' });
+
+    const response = await upload({ file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF } });
+
+    expect((await refusal(response, 502)).code).toBe('CRM_UNAVAILABLE');
+    expect(fileCreates()).toHaveLength(1);
+  });
+});
+
+describe('POST /api/upload rate limit', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  function upload(fieldRef: string) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
+    form.set('fieldRef', fieldRef);
+    form.set('file', new Blob([fixture('sample.pdf')], { type: PDF }), 'a.pdf');
+    return fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
+  }
+
+  it('answers 429 with Retry-After after the limit, before looking at the field, and writes nothing', async () => {
+    expect((await upload('Business_plan')).status).toBe(201);
+    service.emulator.clearCalls();
+
+    const response = await upload('Not_a_file_field');
+
+    expect(response.status).toBe(429);
+    expect(((await response.json()) as ErrorBody).code).toBe('RATE_LIMITED');
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(service.emulator.writes()).toEqual([]);
+  });
+});
+
+describe('POST /api/upload in stub mode', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({ stub: true });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it('stores the file in the built-in CRM', async () => {
+    const bytes = fixture('sample.jpg');
+    const form = new FormData();
+    for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
+    form.set('fieldRef', 'Certificate_of_Incorporation');
+    form.set('file', new Blob([bytes], { type: 'image/jpeg' }), 'certificate.jpg');
+
+    const response = await fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
+
+    expect(response.status).toBe(201);
+    const file = (await response.json()) as UploadResponse;
+    const crm = service.app.get<InMemoryCrmClient>(CRM_CLIENT);
+    expect(crm.model.getFile(file.id)?.content.equals(bytes)).toBe(true);
+    expect(service.emulator.calls).toEqual([]);
+  });
+});
