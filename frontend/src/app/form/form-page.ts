@@ -1,8 +1,147 @@
-import { ChangeDetectionStrategy, Component } from '@angular/core';
+import {
+  afterNextRender,
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  DestroyRef,
+  DOCUMENT,
+  inject,
+  Injector,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
+import type { FormDataPayload, SubmitResponse } from '@checkin/contract';
+import { toApiError } from '../core/api-error.interceptor';
+import { readOwnerLink } from '../core/link-params';
+import { CheckInConfirmation } from './check-in-confirmation';
+import { CheckInEditor } from './check-in-editor';
+import { FormApi } from './form-api';
+import { type LoadProblem, loadProblemOf } from './form-messages';
 
+type PageState =
+  | { kind: 'loading' }
+  | { kind: 'failed'; problem: LoadProblem }
+  | { kind: 'ready'; payload: FormDataPayload }
+  | { kind: 'submitted'; payload: FormDataPayload; response: SubmitResponse };
+
+/**
+ * `/`: the owner's check-in. Reads the personal link (decision 1), loads /api/data, and shows
+ * the form, a clear problem, or the confirmation after the CRM recorded the check-in.
+ */
 @Component({
   selector: 'app-form-page',
+  imports: [CheckInEditor, CheckInConfirmation],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `<h1>FormPage</h1>`,
+  template: `
+    <header class="page-header">
+      <h1>
+        Co-op check-in
+        @if (organizationName(); as name) {
+          <span class="organization">{{ name }}</span>
+        }
+      </h1>
+    </header>
+    @if (link; as link) {
+      @let current = state();
+      @switch (current.kind) {
+        @case ('loading') {
+          <p class="notice" role="status">Loading your check-in form…</p>
+        }
+        @case ('failed') {
+          <div class="notice error" role="alert">
+            <h2>{{ current.problem.title }}</h2>
+            <p>{{ current.problem.message }}</p>
+            @if (current.problem.canRetry) {
+              <button type="button" (click)="load()">Try again</button>
+            }
+          </div>
+        }
+        @case ('ready') {
+          <p class="intro">
+            Tell us where your co-op stands. Your answers are kept as a draft on this device until you send
+            them.
+          </p>
+          <app-check-in-editor
+            [payload]="current.payload"
+            [link]="link"
+            (submitted)="showConfirmation(current.payload, $event)"
+          />
+        }
+        @case ('submitted') {
+          <app-check-in-confirmation
+            [response]="current.response"
+            [organizationName]="current.payload.organization.name"
+            [link]="link"
+            (startAgain)="load()"
+          />
+        }
+      }
+    } @else {
+      <div class="notice error" role="alert">
+        <h2>This link is incomplete</h2>
+        <p>
+          Your personal check-in link is missing a part. Open it again from your email, copying the whole
+          address, or ask the person who sent it for a new one.
+        </p>
+      </div>
+    }
+  `,
+  styles: `
+    .organization {
+      display: block;
+      font-size: 1.1rem;
+      font-weight: 600;
+      color: var(--color-text-muted);
+    }
+    .intro {
+      margin: 0 0 var(--space-4);
+    }
+    .notice h2 {
+      font-size: 1.15rem;
+      margin-bottom: var(--space-2);
+    }
+    .notice p {
+      margin: 0 0 var(--space-3);
+    }
+    .notice p:last-child {
+      margin-bottom: 0;
+    }
+  `,
 })
-export class FormPage {}
+export class FormPage {
+  private readonly api = inject(FormApi);
+  private readonly destroyRef = inject(DestroyRef);
+  private readonly injector = inject(Injector);
+  private readonly confirmation = viewChild(CheckInConfirmation);
+
+  protected readonly link = readOwnerLink(inject(DOCUMENT).location.search);
+  protected readonly state = signal<PageState>({ kind: 'loading' });
+  protected readonly organizationName = computed(() => {
+    const state = this.state();
+    return state.kind === 'ready' || state.kind === 'submitted' ? state.payload.organization.name : null;
+  });
+
+  constructor() {
+    this.load();
+  }
+
+  protected load(): void {
+    const link = this.link;
+    if (!link) return;
+    this.state.set({ kind: 'loading' });
+    this.api
+      .loadData(link)
+      .pipe(takeUntilDestroyed(this.destroyRef))
+      .subscribe({
+        next: (payload) => this.state.set({ kind: 'ready', payload }),
+        error: (error: unknown) =>
+          this.state.set({ kind: 'failed', problem: loadProblemOf(toApiError(error)) }),
+      });
+  }
+
+  protected showConfirmation(payload: FormDataPayload, response: SubmitResponse): void {
+    this.state.set({ kind: 'submitted', payload, response });
+    afterNextRender(() => this.confirmation()?.focus(), { injector: this.injector });
+  }
+}

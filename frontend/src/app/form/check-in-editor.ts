@@ -1,0 +1,304 @@
+import {
+  afterNextRender,
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  DOCUMENT,
+  type ElementRef,
+  inject,
+  Injector,
+  input,
+  linkedSignal,
+  output,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { takeUntilDestroyed, toObservable } from '@angular/core/rxjs-interop';
+import { ReactiveFormsModule } from '@angular/forms';
+import type { FormDataPayload, OwnerLinkParams, StageRank, SubmitResponse } from '@checkin/contract';
+import { map, switchMap } from 'rxjs';
+import { type ApiError, toApiError } from '../core/api-error.interceptor';
+import {
+  buildCheckInForm,
+  type CheckInForm,
+  controlIdOf,
+  draftDiffersFrom,
+  draftValuesOf,
+  fingerprintOf,
+  formContextOf,
+  restoreDraftValues,
+  sectionOfField,
+  submitValuesOf,
+} from './check-in-form';
+import { type Draft, draftKey, DraftStore, formatSavedTime } from './draft-store';
+import { DraftOffer } from './draft-offer';
+import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
+import { errorMessage, SERVER_ERROR_KEY } from './field-validation';
+import { FileUploads } from './file-uploads';
+import { FormApi } from './form-api';
+import { submitFailureMessage } from './form-messages';
+import { FormSectionCard } from './form-section';
+
+type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kind: 'unavailable' };
+
+/**
+ * The check-in form itself: sections by stage, the browser draft (decision 10), the error summary
+ * and the submit. It is created for one /api/data payload; the page makes a new one for the next.
+ */
+@Component({
+  selector: 'app-check-in-editor',
+  imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard],
+  providers: [FileUploads],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    @let f = form();
+    @if (draftOffer(); as offer) {
+      <app-draft-offer [savedAt]="offer.savedAt" (restore)="restoreDraft(offer)" (discard)="discardDraft()" />
+    }
+    @if (draftNotice(); as notice) {
+      <p #draftNoticeBox class="notice" role="status" tabindex="-1">{{ notice }}</p>
+    }
+    @if (summaryItems().length > 0) {
+      <app-error-summary [items]="summaryItems()" (fieldSelected)="focusField($event)" />
+    }
+    <form [formGroup]="f.group" (ngSubmit)="submit()" novalidate>
+      @for (section of f.sections; track section.rank) {
+        <app-form-section
+          [section]="section"
+          [context]="context()"
+          [open]="section.role === 'organization' || openSections().has(section.rank)"
+          (openChange)="setSectionOpen(section.rank, $event)"
+        />
+      }
+      <div class="submit-bar card">
+        @if (failure(); as message) {
+          <p #failureBox class="notice error" role="alert" tabindex="-1">{{ message }}</p>
+        }
+        <div class="submit-row">
+          <button
+            type="submit"
+            [disabled]="!canSubmit()"
+            [attr.aria-describedby]="submitReason() ? 'submit-reason' : null"
+          >
+            {{ sending() ? 'Sending…' : 'Send check-in' }}
+          </button>
+          @if (submitReason(); as reason) {
+            <p id="submit-reason" class="reason">{{ reason }}</p>
+          }
+        </div>
+        <p class="draft-status" role="status">{{ draftStatusText() }}</p>
+      </div>
+    </form>
+  `,
+  styles: `
+    :host {
+      display: block;
+    }
+    .notice {
+      margin: 0 0 var(--space-4);
+    }
+    .submit-row {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: var(--space-3);
+    }
+    .reason {
+      margin: 0;
+      font-weight: 600;
+    }
+    .draft-status {
+      margin: var(--space-3) 0 0;
+      color: var(--color-text-muted);
+      min-height: 1.5em;
+    }
+  `,
+})
+export class CheckInEditor {
+  readonly payload = input.required<FormDataPayload>();
+  readonly link = input.required<OwnerLinkParams>();
+  /** The CRM confirmed the check-in (201); the draft is already cleared. */
+  readonly submitted = output<SubmitResponse>();
+
+  private readonly api = inject(FormApi);
+  private readonly drafts = inject(DraftStore);
+  private readonly uploads = inject(FileUploads);
+  private readonly injector = inject(Injector);
+  private readonly document = inject(DOCUMENT);
+  private readonly errorSummary = viewChild(ErrorSummary);
+  private readonly failureBox = viewChild<ElementRef<HTMLElement>>('failureBox');
+  private readonly draftNoticeBox = viewChild<ElementRef<HTMLElement>>('draftNoticeBox');
+
+  protected readonly form = computed(() => buildCheckInForm(this.payload()));
+  protected readonly context = computed(() => formContextOf(this.payload(), this.link()));
+  private readonly draftKey = computed(() =>
+    draftKey(this.payload().contact.id, this.payload().organization.id),
+  );
+
+  /** The stage sections shown open: the current stage at first (decision 8). */
+  protected readonly openSections = linkedSignal<ReadonlySet<StageRank>>(
+    () =>
+      new Set(
+        this.form()
+          .sections.filter((section) => section.role === 'current')
+          .map((s) => s.rank),
+      ),
+  );
+
+  /** A draft from an earlier visit worth restoring: it differs from the prefill or was sent unconfirmed. */
+  protected readonly draftOffer = linkedSignal<Draft | null>(() => {
+    const draft = this.drafts.load(this.draftKey());
+    if (!draft) return null;
+    return draft.pendingSubmission || draftDiffersFrom(this.form(), draft.values) ? draft : null;
+  });
+
+  protected readonly draftNotice = signal<string | null>(null);
+  private readonly draftStatus = signal<DraftStatus>({ kind: 'none' });
+  protected readonly draftStatusText = computed(() => {
+    const status = this.draftStatus();
+    switch (status.kind) {
+      case 'none':
+        return '';
+      case 'saved':
+        return `Draft saved ${formatSavedTime(status.savedAt)}`;
+      case 'unavailable':
+        return 'This browser did not allow saving a draft: send the check-in before leaving the page.';
+    }
+  });
+
+  private readonly showErrors = signal(false);
+  protected readonly summaryItems = computed<ErrorSummaryItem[]>(() => {
+    if (!this.showErrors()) return [];
+    return this.form().entries.flatMap((entry) => {
+      const errors = entry.state().errors;
+      if (!errors) return [];
+      const { field } = entry;
+      return [
+        {
+          name: field.name,
+          controlId: controlIdOf(field),
+          label: field.label,
+          message: errorMessage(field, errors),
+        },
+      ];
+    });
+  });
+
+  protected readonly sending = signal(false);
+  protected readonly failure = signal<string | null>(null);
+  protected readonly canSubmit = computed(() => !this.sending() && this.uploads.inFlight() === 0);
+  protected readonly submitReason = computed(() =>
+    this.uploads.inFlight() > 0 ? 'Wait for the file upload to finish before sending.' : null,
+  );
+
+  constructor() {
+    // Decision 10: the draft is saved on every change.
+    toObservable(this.form)
+      .pipe(
+        switchMap((form) => form.group.valueChanges.pipe(map(() => form))),
+        takeUntilDestroyed(),
+      )
+      .subscribe((form) => this.saveDraft(form));
+  }
+
+  protected setSectionOpen(rank: StageRank, open: boolean): void {
+    this.openSections.update((ranks) => {
+      const next = new Set(ranks);
+      if (open) next.add(rank);
+      else next.delete(rank);
+      return next;
+    });
+  }
+
+  protected restoreDraft(draft: Draft): void {
+    restoreDraftValues(this.form(), draft.values);
+    this.draftOffer.set(null);
+    this.announceDraft(`Your draft saved ${formatSavedTime(draft.savedAt)} is restored.`);
+  }
+
+  protected discardDraft(): void {
+    this.drafts.clear(this.draftKey());
+    this.draftOffer.set(null);
+    this.draftStatus.set({ kind: 'none' });
+    this.announceDraft('The draft is discarded. The form shows what is on record.');
+  }
+
+  protected focusField(item: ErrorSummaryItem): void {
+    const section = sectionOfField(this.form(), item.name);
+    if (section) this.setSectionOpen(section.rank, true);
+    afterNextRender(() => this.focusControl(item), { injector: this.injector });
+  }
+
+  protected submit(): void {
+    // The spec's client rule: no submit while an upload is in flight.
+    if (!this.canSubmit()) return;
+    const form = this.form();
+    this.failure.set(null);
+    form.group.markAllAsTouched();
+    if (form.group.invalid) {
+      this.revealErrors(form);
+      return;
+    }
+    this.send(form);
+  }
+
+  private send(form: CheckInForm): void {
+    const values = submitValuesOf(form);
+    const key = this.draftKey();
+    const submissionId = this.drafts.submissionIdFor(key, draftValuesOf(form), fingerprintOf(values));
+    const { link, contactId, orgId } = this.context();
+    this.sending.set(true);
+    this.api.submit({ cid: link.cid, cs: link.cs, contactId, orgId, submissionId, values }).subscribe({
+      next: (response) => {
+        this.drafts.clear(key);
+        this.sending.set(false);
+        this.submitted.emit(response);
+      },
+      error: (error: unknown) => {
+        this.sending.set(false);
+        this.handleFailure(form, toApiError(error));
+      },
+    });
+  }
+
+  /** Field errors the server named go back onto their fields; anything else is said at the button. */
+  private handleFailure(form: CheckInForm, error: ApiError): void {
+    const named = (error.body.fields ?? []).filter((name) => form.group.contains(name));
+    if (error.body.code === 'VALIDATION_FAILED' && named.length > 0) {
+      for (const name of named) form.group.get(name)?.setErrors({ [SERVER_ERROR_KEY]: true });
+      this.revealErrors(form);
+      return;
+    }
+    this.failure.set(submitFailureMessage(error));
+    afterNextRender(() => this.failureBox()?.nativeElement.focus(), { injector: this.injector });
+  }
+
+  private revealErrors(form: CheckInForm): void {
+    this.showErrors.set(true);
+    for (const entry of form.entries) {
+      const section = sectionOfField(form, entry.field.name);
+      if (entry.control.invalid && section) this.setSectionOpen(section.rank, true);
+    }
+    afterNextRender(() => this.errorSummary()?.focus(), { injector: this.injector });
+  }
+
+  private saveDraft(form: CheckInForm): void {
+    const draft = this.drafts.save(this.draftKey(), draftValuesOf(form));
+    this.draftStatus.set(draft ? { kind: 'saved', savedAt: draft.savedAt } : { kind: 'unavailable' });
+  }
+
+  private announceDraft(message: string): void {
+    this.draftNotice.set(message);
+    afterNextRender(() => this.draftNoticeBox()?.nativeElement.focus(), { injector: this.injector });
+  }
+
+  /** The control itself, or, for a file field showing its stored file, its first button. */
+  private focusControl(item: ErrorSummaryItem): void {
+    const control = this.document.getElementById(item.controlId);
+    if (control && !control.hidden) {
+      control.focus();
+      return;
+    }
+    this.document.getElementById(`${item.controlId}-group`)?.querySelector<HTMLElement>('button')?.focus();
+  }
+}

@@ -1,0 +1,366 @@
+import { type Signal, signal } from '@angular/core';
+import { FormControl, FormGroup, type ValidationErrors, type ValidatorFn } from '@angular/forms';
+import type {
+  ContactIdentity,
+  FieldConfig,
+  FieldType,
+  FieldValue,
+  FieldValues,
+  FileValue,
+  FormDataPayload,
+  OptionMap,
+  OwnerLinkParams,
+  SectionConfig,
+  StageRank,
+  UploadLimits,
+} from '@checkin/contract';
+import { formatValue, isFileValue, multiValues } from '../core/value-format';
+import {
+  dateValidator,
+  type NumericFieldType,
+  numberValidator,
+  parseNumberText,
+  textValidator,
+} from './field-validation';
+
+/**
+ * The check-in form's model, built from the /api/data payload: which sections show (decision 8),
+ * one typed FormControl per editable field, and the conversions between prefill, draft and
+ * submit values. Pure functions, so every rule is tested without rendering.
+ */
+
+/** The read-only field that shows the derived stage's label. */
+export const CURRENT_STAGE_FIELD = 'current_stage';
+
+/** Text longer than a CRM String field (255) is a Memo: a textarea. */
+const SINGLE_LINE_MAX_LENGTH = 255;
+
+type IdentityField = Exclude<keyof ContactIdentity, 'id'>;
+const IDENTITY_FIELDS: readonly IdentityField[] = ['first_name', 'last_name', 'email'];
+
+/** What an OnPush template needs to know about a control, kept current by its events. */
+export interface ControlState<V> {
+  value: V;
+  errors: ValidationErrors | null;
+  touched: boolean;
+}
+
+interface EntryOf<K extends FieldType, V> {
+  readonly kind: K;
+  readonly field: FieldConfig;
+  readonly control: FormControl<V>;
+  readonly state: Signal<ControlState<V>>;
+  /** Sets a draft's value, when it has the shape this field takes; anything else is ignored. */
+  readonly restore: (drafted: FieldValue) => void;
+  /** True when a draft's value fits this field and differs from what it was prefilled with. */
+  readonly differsFromPrefill: (drafted: FieldValue) => boolean;
+}
+
+export type TextEntry = EntryOf<'text', string> & { readonly multiline: boolean };
+/** Numbers stay the text the person typed until submit, so "12abc" can be explained, not lost. */
+export type NumberEntry = EntryOf<NumericFieldType, string>;
+/** 'YYYY-MM-DD', or '' when not answered. */
+export type DateEntry = EntryOf<'date', string>;
+/** null is "not answered", distinct from No. */
+export type BooleanEntry = EntryOf<'boolean', boolean | null>;
+/** The CRM's option value, or '' when not answered. */
+export type SelectEntry = EntryOf<'select', string>;
+export type MultiselectEntry = EntryOf<'multiselect', string[]>;
+/** The stored file as the upload route answered it; never the browser's FileList. */
+export type FileEntry = EntryOf<'file', FileValue | null>;
+
+export type FieldEntry =
+  TextEntry | NumberEntry | DateEntry | BooleanEntry | SelectEntry | MultiselectEntry | FileEntry;
+
+export type FieldControl = FieldEntry['control'];
+
+/** A field shown but never edited, submitted or drafted: identity, the current stage, readonly. */
+export interface ReadOnlyItem {
+  readonly field: FieldConfig;
+  readonly text: string;
+}
+
+export type SectionRole = 'organization' | 'current' | 'earlier';
+
+export interface FormSection {
+  readonly rank: StageRank;
+  readonly title: string;
+  readonly description?: string;
+  readonly role: SectionRole;
+  readonly readOnly: readonly ReadOnlyItem[];
+  readonly entries: readonly FieldEntry[];
+}
+
+export interface CheckInForm {
+  readonly group: FormGroup<Record<string, FieldControl>>;
+  /** In display order: section 0, the current stage, then the earlier stages. */
+  readonly sections: readonly FormSection[];
+  readonly entries: readonly FieldEntry[];
+}
+
+/** What the fields need besides their own configuration: the link, the ids, options and limits. */
+export interface FormContext {
+  readonly link: OwnerLinkParams;
+  readonly contactId: string;
+  readonly orgId: string;
+  readonly options: OptionMap;
+  readonly upload: UploadLimits;
+}
+
+/** The ids the server resolved (the link may leave orgId out when the person has one organization). */
+export function formContextOf(payload: FormDataPayload, link: OwnerLinkParams): FormContext {
+  return {
+    link,
+    contactId: String(payload.contact.id),
+    orgId: String(payload.organization.id),
+    options: payload.options,
+    upload: payload.upload,
+  };
+}
+
+export function buildCheckInForm(payload: FormDataPayload): CheckInForm {
+  const sections = visibleSections(payload.sections, payload.currentStage.rank).map((section) =>
+    buildSection(section, payload),
+  );
+  const entries = sections.flatMap((section) => section.entries);
+  const controls: Record<string, FieldControl> = {};
+  for (const entry of entries) controls[entry.field.name] = entry.control;
+  return { group: new FormGroup(controls), sections, entries };
+}
+
+/**
+ * Decision 8: section 0 always; stage sections 1..rank with the current stage first, then the
+ * earlier ones, nearest first; later stages are not shown.
+ */
+export function visibleSections(
+  sections: readonly SectionConfig[],
+  currentRank: StageRank,
+): Array<SectionConfig & { role: SectionRole }> {
+  const byRank = (rank: number) => sections.find((section) => section.rank === rank);
+  const ranks = [0, ...Array.from({ length: currentRank }, (_, index) => currentRank - index)];
+  return ranks.flatMap((rank) => {
+    const section = byRank(rank);
+    if (!section) return [];
+    const role: SectionRole = rank === 0 ? 'organization' : rank === currentRank ? 'current' : 'earlier';
+    return [{ ...section, role }];
+  });
+}
+
+function buildSection(section: SectionConfig & { role: SectionRole }, payload: FormDataPayload): FormSection {
+  const readOnly = section.fields.filter(isReadOnly).map((field) => readOnlyItem(field, payload));
+  const entries = section.fields
+    .filter((field) => !isReadOnly(field))
+    .map((field) => buildEntry(field, payload.prefill[field.name] ?? null));
+  return {
+    rank: section.rank,
+    title: section.title,
+    description: section.description,
+    role: section.role,
+    readOnly,
+    entries,
+  };
+}
+
+function isReadOnly(field: FieldConfig): boolean {
+  return field.readOnly === true || field.type === 'readonly';
+}
+
+/** Identity always comes from the payload's contact, never from prefill or a draft. */
+function readOnlyItem(field: FieldConfig, payload: FormDataPayload): ReadOnlyItem {
+  if (field.name === CURRENT_STAGE_FIELD) return { field, text: payload.currentStage.label };
+  const identity = IDENTITY_FIELDS.find((name) => name === field.name);
+  if (identity) return { field, text: payload.contact[identity] ?? '' };
+  return {
+    field,
+    text: formatValue(payload.prefill[field.name], field, { options: payload.options[field.name] }),
+  };
+}
+
+export function buildEntry(field: FieldConfig, prefill: FieldValue): FieldEntry {
+  switch (field.type) {
+    case 'text':
+      return {
+        ...entryOf('text', field, textOf(prefill), draftText, [textValidator(field)]),
+        multiline: (field.maxLength ?? 0) > SINGLE_LINE_MAX_LENGTH,
+      };
+    case 'number':
+    case 'currency':
+    case 'percent': {
+      const validator = numberValidator({ ...field, type: field.type });
+      return entryOf(field.type, field, textOf(prefill), draftText, [validator]);
+    }
+    case 'date':
+      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator()]);
+    case 'boolean':
+      return entryOf('boolean', field, booleanOf(prefill), draftBoolean, []);
+    case 'select':
+      return entryOf('select', field, textOf(prefill), draftText, []);
+    case 'multiselect':
+      return entryOf('multiselect', field, prefill === null ? [] : multiValues(prefill), draftList, []);
+    case 'file':
+      return entryOf('file', field, fileOf(prefill), draftFile, []);
+    case 'readonly':
+      throw new Error(`Field ${field.name} is read-only and has no control`);
+  }
+}
+
+function entryOf<K extends FieldType, V>(
+  kind: K,
+  field: FieldConfig,
+  initial: V,
+  fromDraft: (value: FieldValue) => V | undefined,
+  validators: ValidatorFn[],
+): EntryOf<K, V> {
+  const control = new FormControl<V>(initial, { nonNullable: true, validators });
+  return {
+    kind,
+    field,
+    control,
+    state: trackControl(control),
+    restore: (drafted) => {
+      const value = fromDraft(drafted);
+      if (value !== undefined) control.setValue(value);
+    },
+    differsFromPrefill: (drafted) => {
+      const value = fromDraft(drafted);
+      return value !== undefined && !sameValue(value, control.defaultValue);
+    },
+  };
+}
+
+/**
+ * Reactive forms keep value and errors outside signals; this mirrors them into one so OnPush,
+ * zoneless templates update. The subscription lives exactly as long as the control does.
+ */
+function trackControl<V>(control: FormControl<V>): Signal<ControlState<V>> {
+  const snapshot = (): ControlState<V> => ({
+    value: control.value,
+    errors: control.errors,
+    touched: control.touched,
+  });
+  const state = signal(snapshot());
+  control.events.subscribe(() => state.set(snapshot()));
+  return state.asReadonly();
+}
+
+// Prefill and draft values into control values -------------------------------------------------
+
+function textOf(value: FieldValue): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** The CRM may answer a date as "YYYY-MM-DD HH:MM:SS"; the date input wants the day only. */
+function dateOf(value: FieldValue): string {
+  const text = textOf(value);
+  return /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : '';
+}
+
+function booleanOf(value: FieldValue): boolean | null {
+  if (value === true || value === 1 || value === '1' || value === 'true') return true;
+  if (value === false || value === 0 || value === '0' || value === 'false') return false;
+  return null;
+}
+
+function fileOf(value: FieldValue): FileValue | null {
+  if (isFileValue(value))
+    return value.file_name ? { id: value.id, file_name: value.file_name } : { id: value.id };
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? { id: value } : null;
+}
+
+function draftText(value: FieldValue): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function draftBoolean(value: FieldValue): boolean | null | undefined {
+  return typeof value === 'boolean' || value === null ? value : undefined;
+}
+
+function draftList(value: FieldValue): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+function draftFile(value: FieldValue): FileValue | null | undefined {
+  if (value === null) return null;
+  return isFileValue(value) ? fileOf(value) : undefined;
+}
+
+// Draft values ------------------------------------------------------------------------------------
+
+/** The controls' values as they stand, for the browser's draft: what was typed, valid or not. */
+export function draftValuesOf(form: CheckInForm): FieldValues {
+  return form.group.getRawValue();
+}
+
+/**
+ * Puts a draft's values back into the form. Only fields the form has, with a value of the right
+ * shape, are taken: identity and read-only fields have no control, so a draft can never set them.
+ */
+export function restoreDraftValues(form: CheckInForm, values: FieldValues): void {
+  for (const entry of form.entries) {
+    if (entry.field.name in values) entry.restore(values[entry.field.name] ?? null);
+  }
+  form.group.markAsDirty();
+}
+
+/** True when the draft holds an answer that differs from what the form was prefilled with. */
+export function draftDiffersFrom(form: CheckInForm, values: FieldValues): boolean {
+  return form.entries.some(
+    (entry) => entry.field.name in values && entry.differsFromPrefill(values[entry.field.name] ?? null),
+  );
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Submit values -----------------------------------------------------------------------------------
+
+/**
+ * The values /api/submit takes: every editable field of the shown sections, keyed by form-side
+ * name, typed for the CRM; an unanswered field is null (decision 11: contact-bound values are
+ * written as sent, so clearing one is possible; the server leaves out empty activity values).
+ */
+export function submitValuesOf(form: CheckInForm): FieldValues {
+  const values: FieldValues = {};
+  for (const entry of form.entries) values[entry.field.name] = submitValueOf(entry);
+  return values;
+}
+
+function submitValueOf(entry: FieldEntry): FieldValue {
+  switch (entry.kind) {
+    case 'text':
+      return entry.control.value.trim() || null;
+    case 'number':
+    case 'currency':
+    case 'percent':
+      return parseNumberText(entry.control.value);
+    case 'date':
+    case 'select':
+      return entry.control.value || null;
+    case 'boolean':
+      return entry.control.value;
+    case 'multiselect':
+      return entry.control.value.length > 0 ? [...entry.control.value] : null;
+    case 'file':
+      return entry.control.value;
+  }
+}
+
+/** A stable text for a set of values, to tell whether a retry sends the same answers. */
+export function fingerprintOf(values: FieldValues): string {
+  const sorted = Object.keys(values)
+    .sort()
+    .map((name) => [name, values[name]]);
+  return JSON.stringify(sorted);
+}
+
+// Errors ------------------------------------------------------------------------------------------
+
+/** The field's id in the page: labels, the error summary's links and focus all use it. */
+export function controlIdOf(field: FieldConfig): string {
+  return `field-${field.name}`;
+}
+
+export function sectionOfField(form: CheckInForm, name: string): FormSection | undefined {
+  return form.sections.find((section) => section.entries.some((entry) => entry.field.name === name));
+}

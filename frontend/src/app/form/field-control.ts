@@ -1,0 +1,323 @@
+import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import { NgTemplateOutlet } from '@angular/common';
+import { ReactiveFormsModule } from '@angular/forms';
+import type { OptionItem } from '@checkin/contract';
+import { controlIdOf, type FieldEntry, type FormContext, type MultiselectEntry } from './check-in-form';
+import { CURRENCY_SYMBOL, errorMessage } from './field-validation';
+import { FileField } from './file-field';
+
+const BOOLEAN_CHOICES = [
+  { value: true, label: 'Yes' },
+  { value: false, label: 'No' },
+  { value: null, label: 'Not answered' },
+] as const;
+
+/**
+ * One editable field: its label (or legend), help, error message and the control its type
+ * calls for. Every control carries aria-invalid and aria-describedby (help, unit, error).
+ */
+@Component({
+  selector: 'app-field-control',
+  imports: [NgTemplateOutlet, ReactiveFormsModule, FileField],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    @let e = entry();
+    @let id = controlId();
+    <div class="field" [class.has-error]="showError()" [id]="id + '-group'">
+      @switch (e.kind) {
+        @case ('boolean') {
+          <fieldset>
+            <legend>{{ e.field.label }}</legend>
+            <ng-container *ngTemplateOutlet="hints" />
+            <div class="choices inline">
+              @for (choice of booleanChoices; track choice.label) {
+                <label class="choice">
+                  <input
+                    type="radio"
+                    [attr.id]="$first ? id : null"
+                    [name]="id"
+                    [value]="choice.value"
+                    [formControl]="e.control"
+                    [attr.aria-describedby]="describedBy()"
+                    [attr.aria-invalid]="showError() || null"
+                  />
+                  {{ choice.label }}
+                </label>
+              }
+            </div>
+          </fieldset>
+        }
+        @case ('multiselect') {
+          <fieldset>
+            <legend>{{ e.field.label }}</legend>
+            <ng-container *ngTemplateOutlet="hints" />
+            <div class="choices">
+              @for (option of options(); track option.value) {
+                <label class="choice">
+                  <input
+                    #box
+                    type="checkbox"
+                    [attr.id]="$first ? id : null"
+                    [checked]="e.state().value.includes(option.value)"
+                    [attr.aria-describedby]="describedBy()"
+                    [attr.aria-invalid]="showError() || null"
+                    (change)="toggle(e, option.value, box.checked)"
+                    (blur)="e.control.markAsTouched()"
+                  />
+                  {{ option.label }}
+                </label>
+              } @empty {
+                <p class="help">No choices are available yet.</p>
+              }
+            </div>
+          </fieldset>
+        }
+        @default {
+          <label [for]="id">{{ e.field.label }}</label>
+          <ng-container *ngTemplateOutlet="hints" />
+          @switch (e.kind) {
+            @case ('text') {
+              @if (e.multiline) {
+                <textarea
+                  rows="5"
+                  [id]="id"
+                  [formControl]="e.control"
+                  [attr.aria-describedby]="describedBy()"
+                  [attr.aria-invalid]="showError() || null"
+                ></textarea>
+              } @else {
+                <input
+                  type="text"
+                  [id]="id"
+                  [formControl]="e.control"
+                  [attr.aria-describedby]="describedBy()"
+                  [attr.aria-invalid]="showError() || null"
+                />
+              }
+            }
+            @case ('date') {
+              <input
+                type="date"
+                class="date"
+                [id]="id"
+                [formControl]="e.control"
+                [attr.aria-describedby]="describedBy()"
+                [attr.aria-invalid]="showError() || null"
+              />
+            }
+            @case ('select') {
+              <select
+                [id]="id"
+                [formControl]="e.control"
+                [attr.aria-describedby]="describedBy()"
+                [attr.aria-invalid]="showError() || null"
+              >
+                <option value="">Not answered</option>
+                @for (option of options(); track option.value) {
+                  <option [value]="option.value">{{ option.label }}</option>
+                }
+              </select>
+            }
+            @case ('file') {
+              <app-file-field
+                [entry]="e"
+                [context]="context()"
+                [inputId]="id"
+                [describedBy]="describedBy()"
+                [invalid]="showError()"
+              />
+            }
+            @default {
+              <div class="affixed">
+                @if (prefix()) {
+                  <span class="affix" [id]="id + '-unit'">{{ prefix() }}</span>
+                }
+                <input
+                  type="text"
+                  class="number"
+                  autocomplete="off"
+                  [attr.inputmode]="e.kind === 'number' ? 'numeric' : 'decimal'"
+                  [id]="id"
+                  [formControl]="e.control"
+                  [attr.aria-describedby]="describedBy()"
+                  [attr.aria-invalid]="showError() || null"
+                />
+                @if (suffix()) {
+                  <span class="affix" [id]="id + '-unit'">{{ suffix() }}</span>
+                }
+              </div>
+            }
+          }
+        }
+      }
+    </div>
+
+    <ng-template #hints>
+      @if (entry().field.help) {
+        <p class="help" [id]="controlId() + '-help'">{{ entry().field.help }}</p>
+      }
+      @if (showError()) {
+        <p class="error" [id]="controlId() + '-error'">
+          <span class="visually-hidden">Error:</span> {{ message() }}
+        </p>
+      }
+    </ng-template>
+  `,
+  styles: `
+    .field {
+      margin: 0 0 var(--space-6);
+    }
+    .field.has-error {
+      border-left: 4px solid var(--color-danger);
+      padding-left: var(--space-3);
+    }
+    label,
+    legend {
+      display: block;
+      font-weight: 600;
+      margin-bottom: var(--space-1);
+    }
+    fieldset {
+      border: 0;
+      margin: 0;
+      padding: 0;
+      min-width: 0;
+    }
+    .help {
+      margin: 0 0 var(--space-2);
+      color: var(--color-text-muted);
+    }
+    .error {
+      margin: 0 0 var(--space-2);
+      color: var(--color-danger);
+      font-weight: 600;
+    }
+    input[type='text'],
+    input[type='date'],
+    select,
+    textarea {
+      display: block;
+      width: 100%;
+      max-width: 36rem;
+      min-height: 2.75rem;
+      padding: var(--space-2) var(--space-3);
+      border: 2px solid var(--color-text-muted);
+      border-radius: var(--radius);
+      background: var(--color-surface);
+    }
+    textarea {
+      resize: vertical;
+    }
+    input.date {
+      max-width: 14rem;
+    }
+    [aria-invalid='true'] {
+      border-color: var(--color-danger);
+    }
+    .affixed {
+      display: flex;
+      align-items: stretch;
+      max-width: 22rem;
+    }
+    .affixed input {
+      flex: 1 1 auto;
+      min-width: 0;
+    }
+    .affix {
+      display: inline-flex;
+      align-items: center;
+      padding: 0 var(--space-3);
+      border: 2px solid var(--color-text-muted);
+      background: var(--color-surface-muted);
+      white-space: nowrap;
+    }
+    .affix:first-child {
+      border-right: 0;
+      border-radius: var(--radius) 0 0 var(--radius);
+    }
+    .affix:last-child {
+      border-left: 0;
+      border-radius: 0 var(--radius) var(--radius) 0;
+    }
+    .affixed input:not(:first-child) {
+      border-top-left-radius: 0;
+      border-bottom-left-radius: 0;
+    }
+    .affixed input:not(:last-child) {
+      border-top-right-radius: 0;
+      border-bottom-right-radius: 0;
+    }
+    .choices {
+      display: grid;
+      gap: var(--space-1);
+    }
+    .choices.inline {
+      display: flex;
+      flex-wrap: wrap;
+      column-gap: var(--space-6);
+    }
+    .choice {
+      display: flex;
+      align-items: center;
+      gap: var(--space-2);
+      min-height: 2.75rem;
+      font-weight: 400;
+      margin: 0;
+      cursor: pointer;
+    }
+    .choice input {
+      width: 1.5rem;
+      height: 1.5rem;
+      margin: 0;
+      flex: none;
+      accent-color: var(--color-accent);
+    }
+  `,
+})
+export class FieldControl {
+  readonly entry = input.required<FieldEntry>();
+  readonly context = input.required<FormContext>();
+
+  protected readonly booleanChoices = BOOLEAN_CHOICES;
+  protected readonly controlId = computed(() => controlIdOf(this.entry().field));
+  protected readonly options = computed<readonly OptionItem[]>(
+    () => this.context().options[this.entry().field.name] ?? [],
+  );
+
+  protected readonly showError = computed(() => {
+    const state = this.entry().state();
+    return state.touched && state.errors !== null;
+  });
+
+  protected readonly message = computed(() => {
+    const errors = this.entry().state().errors;
+    return errors ? errorMessage(this.entry().field, errors) : '';
+  });
+
+  protected readonly prefix = computed(() => (this.entry().kind === 'currency' ? CURRENCY_SYMBOL : null));
+
+  protected readonly suffix = computed(() => {
+    const entry = this.entry();
+    if (entry.kind === 'percent') return '%';
+    return entry.kind === 'number' || entry.kind === 'currency' ? (entry.field.unit ?? null) : null;
+  });
+
+  protected readonly describedBy = computed(() => {
+    const id = this.controlId();
+    const ids = [
+      this.entry().field.help ? `${id}-help` : null,
+      this.prefix() || this.suffix() ? `${id}-unit` : null,
+      this.showError() ? `${id}-error` : null,
+    ];
+    return ids.filter((value) => value !== null).join(' ') || null;
+  });
+
+  protected toggle(entry: MultiselectEntry, value: string, checked: boolean): void {
+    const current = entry.control.value.filter((item) => item !== value);
+    const next = checked ? [...current, value] : current;
+    // Keep the options' order, so the same choices always make the same value.
+    const order = this.options().map((option) => option.value);
+    entry.control.setValue(next.sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+    entry.control.markAsDirty();
+  }
+}
