@@ -6,6 +6,8 @@ import { AppError } from '../errors/app-error';
 /** How long one Redis command may take before the request is refused rather than kept waiting. */
 const COMMAND_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 2_000;
+/** ioredis waits this long for a socket that never opened to report closing; nothing is lost by not waiting. */
+const DISCONNECT_TIMEOUT_MS = 200;
 
 /**
  * The one Redis connection every instance's rate limits share when THROTTLE_REDIS_URL is set
@@ -25,11 +27,15 @@ export class RedisConnection implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (!this.client || this.client.status === 'end') return;
+    if (!this.client) return;
+    if (this.client.status !== 'ready') {
+      // Never connected or reconnecting: nothing to flush, and QUIT would wait for a connection.
+      this.client.disconnect(false);
+      return;
+    }
     try {
       await this.client.quit();
     } catch {
-      // Already unreachable: nothing is left to flush, drop the socket.
       this.client.disconnect(false);
     }
   }
@@ -38,6 +44,7 @@ export class RedisConnection implements OnApplicationShutdown {
     const client = new Redis(url, {
       connectTimeout: CONNECT_TIMEOUT_MS,
       commandTimeout: COMMAND_TIMEOUT_MS,
+      disconnectTimeout: DISCONNECT_TIMEOUT_MS,
       maxRetriesPerRequest: 1,
     });
     // ioredis reports every failed reconnection: log an outage once and its end once.

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
 import type { RateLimitStore, WindowCount } from './rate-limit.store';
 import { rateLimitsUnavailable } from './redis-connection';
 
@@ -29,7 +30,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(private readonly redis: Redis) {}
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const reply = await this.guarded(() => this.redis.eval(HIT_SCRIPT, 1, KEY_PREFIX + key, windowMs));
+    const reply = await this.guarded(() => this.redis.eval(HIT_SCRIPT, 1, redisKey(key), windowMs));
     const [count, ttl] = Array.isArray(reply) ? reply : [];
     if (typeof count !== 'number' || typeof ttl !== 'number') throw rateLimitsUnavailable();
     return { count, resetInMs: ttl };
@@ -37,7 +38,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async peek(key: string): Promise<WindowCount> {
     const [count, ttl] = await this.guarded(() =>
-      Promise.all([this.redis.get(KEY_PREFIX + key), this.redis.pttl(KEY_PREFIX + key)]),
+      Promise.all([this.redis.get(redisKey(key)), this.redis.pttl(redisKey(key))]),
     );
     if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
     return { count: Number(count), resetInMs: ttl };
@@ -50,4 +51,15 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw rateLimitsUnavailable();
     }
   }
+}
+
+/**
+ * `upload:102` becomes `checkin:limits:upload:<sha256 of 102>`: the kind of limit stays readable
+ * for operators, the subject (a contact id or a client address) does not sit in Redis in clear.
+ */
+function redisKey(key: string): string {
+  const separator = key.indexOf(':');
+  const [kind, subject] =
+    separator < 0 ? ['limit', key] : [key.slice(0, separator), key.slice(separator + 1)];
+  return `${KEY_PREFIX}${kind}:${createHash('sha256').update(subject).digest('hex')}`;
 }

@@ -1,0 +1,232 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { createDemoModel, DEMO_PERSON_ID } from '../src/app/crm/in-memory/demo-data';
+import { RateLimitService } from '../src/app/rate-limit/rate-limit.service';
+import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const haveRedis = existsSync(REDIS_SERVER);
+
+interface RedisServer {
+  url: string;
+  /** A client of the test's own, to look inside. */
+  inspector: Redis;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A throwaway redis-server on a free port: nothing saved to disk, stopped by the test. */
+async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const inspector = new Redis(url, { connectionName: 'test-inspector' });
+  return {
+    url,
+    inspector,
+    stop: async () => {
+      inspector.disconnect();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Connections other than the test's own inspector. */
+async function serviceConnections(redis: Redis): Promise<number> {
+  const list = (await redis.client('LIST')) as string;
+  return list.split('\n').filter((line) => line.trim() !== '' && !line.includes('name=test-inspector'))
+    .length;
+}
+
+const redisSuite = haveRedis ? describe : describe.skip;
+if (!haveRedis) {
+  console.warn(
+    `Skipping the shared rate limit tests: ${REDIS_SERVER} is not installed (apt-get install redis-server).`,
+  );
+}
+
+redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_URL)', () => {
+  let redis: RedisServer;
+  let first: TestApp;
+  let second: TestApp;
+
+  async function startInstance(env: Record<string, string>): Promise<TestApp> {
+    return startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { THROTTLE_REDIS_URL: redis.url, ...env },
+    });
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  beforeEach(async () => {
+    await redis.inspector.flushall();
+  });
+
+  afterEach(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  async function expectRateLimited(response: Response): Promise<void> {
+    expect(response.status).toBe(429);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(await response.json()).toEqual({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Please wait a moment and try again.',
+    });
+  }
+
+  it('counts reads from one address on either instance against one limit', async () => {
+    first = await startInstance({ RATE_LIMIT_READS_PER_MINUTE: '4' });
+    second = await startInstance({ RATE_LIMIT_READS_PER_MINUTE: '4' });
+    const statuses: number[] = [];
+    for (const instance of [first, second, first, second])
+      statuses.push((await instance.get('/api/health')).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+
+    await expectRateLimited(await first.get('/api/health'));
+    await expectRateLimited(await second.get('/api/health'));
+  });
+
+  it('refuses checksum guessing spread over both instances, before any further CRM call', async () => {
+    first = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '4' });
+    second = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '4' });
+    const guess = (attempt: number) =>
+      `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: `guess-${attempt}` })}`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      statuses.push((await (attempt % 2 === 0 ? first : second).get(guess(attempt))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401]);
+    first.emulator.clearCalls();
+    second.emulator.clearCalls();
+
+    await expectRateLimited(await first.get(guess(4)));
+    await expectRateLimited(await second.get(guess(5)));
+    expect(first.emulator.calls).toEqual([]);
+    expect(second.emulator.calls).toEqual([]);
+  });
+
+  it('counts submissions per contact on either instance against one limit', async () => {
+    first = await startInstance({ RATE_LIMIT_SUBMITS_PER_MINUTE: '3' });
+    second = await startInstance({ RATE_LIMIT_SUBMITS_PER_MINUTE: '3' });
+    const limits = [first, second].map((instance) => instance.app.get(RateLimitService));
+    await limits[0]?.consumeSubmit(DEMO_PERSON_ID);
+    await limits[1]?.consumeSubmit(DEMO_PERSON_ID);
+    await limits[0]?.consumeSubmit(DEMO_PERSON_ID);
+    await expect(limits[1]?.consumeSubmit(DEMO_PERSON_ID)).rejects.toMatchObject({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+    });
+    // Another contact has its own count.
+    await expect(limits[1]?.consumeSubmit(DEMO_PERSON_ID + 1)).resolves.toBeUndefined();
+  });
+
+  it('gives every counter an expiry and keeps contact ids and client addresses out of Redis', async () => {
+    first = await startInstance({});
+    await first.get('/api/health');
+    await first.app.get(RateLimitService).consumeUpload(DEMO_PERSON_ID);
+    await first.get(`/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: 'wrong' })}`);
+    const keys = await redis.inspector.keys('*');
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    for (const key of keys) {
+      expect(await redis.inspector.pttl(key)).toBeGreaterThan(0);
+      expect(key).not.toContain('127.0.0.1');
+      expect(key).not.toMatch(new RegExp(`:${DEMO_PERSON_ID}$`));
+    }
+    const hashed = createHash('sha256').update(String(DEMO_PERSON_ID)).digest('hex');
+    expect(keys).toEqual(expect.arrayContaining([`checkin:limits:upload:${hashed}`]));
+  });
+
+  it('reports Redis in readiness, and closes its connection when the instance shuts down', async () => {
+    first = await startInstance({});
+    const ready = await first.get('/api/health/ready');
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      info: { crm: { status: 'up' }, redis: { status: 'up' } },
+      error: {},
+      details: { crm: { status: 'up' }, redis: { status: 'up' } },
+    });
+    expect(await serviceConnections(redis.inspector)).toBe(1);
+    await first.close();
+    expect(await serviceConnections(redis.inspector)).toBe(0);
+  });
+});
+
+redisSuite('rate limits when Redis cannot be reached', () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    const closedPort = await freePort();
+    test = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { THROTTLE_REDIS_URL: `redis://127.0.0.1:${closedPort}` },
+    });
+  });
+
+  afterAll(() => test.close());
+
+  it('refuses rate-limited requests with 503 and the error body instead of letting them through', async () => {
+    const response = await test.get('/api/health');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      statusCode: 503,
+      code: 'NOT_READY',
+      message: 'The service cannot check its rate limits right now. Please try again in a minute.',
+    });
+    expect(test.emulator.calls).toEqual([]);
+  });
+
+  it('is not ready, so a load balancer stops sending it traffic', async () => {
+    const response = await test.get('/api/health/ready');
+    expect(response.status).toBe(503);
+    const redisDown = {
+      status: 'down',
+      failure: 'unreachable',
+      message: 'The rate limit store could not be reached.',
+    };
+    expect(await response.json()).toEqual({
+      status: 'error',
+      info: { crm: { status: 'up' } },
+      error: { redis: redisDown },
+      details: { crm: { status: 'up' }, redis: redisDown },
+    });
+  });
+});
