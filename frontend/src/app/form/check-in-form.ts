@@ -16,6 +16,7 @@ import type {
 } from '@checkin/contract';
 import { formatValue, isFileValue, multiValues } from '../core/value-format';
 import {
+  DEFAULT_TEXT_MAX_LENGTH,
   dateValidator,
   type NumericFieldType,
   numberValidator,
@@ -31,9 +32,6 @@ import {
 
 /** The read-only field that shows the derived stage's label. */
 export const CURRENT_STAGE_FIELD = 'current_stage';
-
-/** Text longer than a CRM String field (255) is a Memo: a textarea. */
-const SINGLE_LINE_MAX_LENGTH = 255;
 
 type IdentityField = Exclude<keyof ContactIdentity, 'id'>;
 const IDENTITY_FIELDS: readonly IdentityField[] = ['first_name', 'last_name', 'email'];
@@ -181,7 +179,8 @@ export function buildEntry(field: FieldConfig, prefill: FieldValue): FieldEntry 
     case 'text':
       return {
         ...entryOf('text', field, textOf(prefill), draftText, [textValidator(field)]),
-        multiline: (field.maxLength ?? 0) > SINGLE_LINE_MAX_LENGTH,
+        // Text longer than a CRM String field is a Memo: a textarea.
+        multiline: (field.maxLength ?? 0) > DEFAULT_TEXT_MAX_LENGTH,
       };
     case 'number':
     case 'currency':

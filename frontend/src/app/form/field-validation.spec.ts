@@ -73,10 +73,12 @@ describe('numberValidator', () => {
 });
 
 describe('textValidator and dateValidator', () => {
-  it('limits the length of text', () => {
+  it('limits the length of text, to a CRM String field’s 255 characters unless configured', () => {
     const validator = textValidator({ name: 't', label: 'T', type: 'text', maxLength: 3 });
     expect(validator(new FormControl('abc'))).toBeNull();
     expect(validator(new FormControl('abcd'))).toEqual({ maxlength: { max: 3 } });
+    const unlimited = textValidator({ name: 't', label: 'T', type: 'text' });
+    expect(unlimited(new FormControl('x'.repeat(256)))).toEqual({ maxlength: { max: 255 } });
   });
 
   it('wants a real date or nothing', () => {

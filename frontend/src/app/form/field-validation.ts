@@ -12,6 +12,8 @@ export type NumericFieldType = 'number' | 'currency' | 'percent';
 /** Percent fields hold 0..100 (not a fraction), whatever the configuration leaves open. */
 const PERCENT_BOUNDS = { min: 0, max: 100 } as const;
 const CURRENCY_DECIMALS = 2;
+/** A CRM String field holds 255 characters; longer text fields say so with maxLength. */
+export const DEFAULT_TEXT_MAX_LENGTH = 255;
 /** The currency value formatting uses (core/value-format.ts defaults to USD). */
 export const CURRENCY_SYMBOL = '$';
 
@@ -46,12 +48,10 @@ export function numericBounds(field: FieldConfig): { min?: number; max?: number 
 }
 
 export function textValidator(field: FieldConfig): ValidatorFn {
+  const maxLength = field.maxLength ?? DEFAULT_TEXT_MAX_LENGTH;
   return (control) => {
     const text = control.value as string;
-    if (field.maxLength !== undefined && text.trim().length > field.maxLength) {
-      return { maxlength: { max: field.maxLength } };
-    }
-    return null;
+    return text.trim().length > maxLength ? { maxlength: { max: maxLength } } : null;
   };
 }
 
