@@ -65,6 +65,7 @@ export class SubmitService {
     ]);
     if (contactUpdate.status === 'rejected') throw contactUpdate.reason;
     if (recorded.status === 'rejected') {
+      // Unknown whether an earlier attempt recorded it: creating now could make a second one.
       throw updatesContact ? this.activityNotSaved(recorded.reason, true) : recorded.reason;
     }
     if (recorded.value) return recorded.value;

@@ -5,7 +5,7 @@ import type { AllowedFileType } from './upload-policy';
  * no known format (plain text, garbage, an empty file).
  */
 export async function detectContentType(bytes: Uint8Array): Promise<string | undefined> {
-  // file-type is ESM-only; the dynamic import is kept as a real import() by the build.
+  // file-type is ESM-only, so the CommonJS back end loads it with import().
   const { fileTypeFromBuffer } = await import('file-type');
   return (await fileTypeFromBuffer(bytes))?.mime;
 }
