@@ -26,10 +26,8 @@ module.exports = {
   output: {
     path: join(__dirname, '../dist/backend'),
     clean: true,
-    // file-type is ESM-only: keep `import()` as a real dynamic import in the CommonJS bundle.
     environment: { dynamicImport: true },
   },
-  externals: { 'file-type': 'import file-type' },
   devtool: 'source-map',
   plugins: [
     new NxAppWebpackPlugin({
@@ -47,5 +45,22 @@ module.exports = {
       mergeExternals: true,
       sourceMap: true,
     }),
+    esmExternalsFirst({ 'file-type': 'import file-type' }),
   ],
 };
+
+/**
+ * file-type is ESM-only: keep `import('file-type')` a real dynamic import. The Nx plugin turns
+ * every dependency into a CommonJS `require` external, so this mapping must be consulted first.
+ */
+function esmExternalsFirst(mapping) {
+  return {
+    apply(compiler) {
+      const existing = compiler.options.externals;
+      compiler.options.externals = [
+        mapping,
+        ...(Array.isArray(existing) ? existing : existing ? [existing] : []),
+      ];
+    },
+  };
+}

@@ -114,5 +114,7 @@ class RecordingLogger extends AppLogger {
 
 /** The demo person's link parameters in the emulator's seed data. */
 export function ownerQuery(params: Record<string, string | number>): string {
-  return new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)])).toString();
+  return new URLSearchParams(
+    Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]),
+  ).toString();
 }

@@ -8,3 +8,5 @@ export const ACTIVITY_STAGE_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Stage`;
 export const SUBMISSION_ID_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Submission_ID`;
 export const FORM_CONTACT_RELATIONSHIP = 'Primary Contact';
 export const ACTIVITY_STATUS_NAME = 'Completed';
+/** Staff-only stage on the organization, for CRM list views; the service never reads or writes it. */
+export const CONTACT_STAGE_FIELD = `${CONTACT_CUSTOM_GROUP}.Stage`;

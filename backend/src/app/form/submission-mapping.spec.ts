@@ -1,5 +1,6 @@
 import type { FieldConfig, FieldValues } from '@checkin/contract';
 import {
+  CONTACT_STAGE_FIELD,
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_TYPE_NAME,
   CONTACT_CUSTOM_GROUP,
@@ -9,7 +10,6 @@ import { ACTIVITY_FIELDS, CONTACT_FIELDS, crmNameOf, SUBMITTABLE_FIELDS } from '
 import {
   CHECK_IN_SUBJECT,
   checkInActivityValues,
-  CONTACT_STAGE_FIELD,
   fromCrmDateTime,
   splitSubmission,
   toCrmDateTime,

@@ -3,14 +3,11 @@ import {
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_STATUS_NAME,
   ACTIVITY_TYPE_NAME,
-  CONTACT_CUSTOM_GROUP,
+  CONTACT_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
 } from '../crm/crm-names';
 import { crmDateTimeToIso, toCrmValue } from '../crm/crm-values';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
-
-/** The organization's own Stage, kept for staff list views; the service never touches it (spec). */
-export const CONTACT_STAGE_FIELD = `${CONTACT_CUSTOM_GROUP}.Stage`;
 
 /**
  * CRM fields a submission must never write, whatever the configuration says: both Stage fields

@@ -1,4 +1,5 @@
 import {
+  CONTACT_STAGE_FIELD,
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_TYPE_NAME,
   FORM_CONTACT_RELATIONSHIP,
@@ -6,7 +7,6 @@ import {
 } from '../crm-names';
 import { ALL_FIELDS } from '../../fields/field-config';
 import {
-  CONTACT_STAGE_FIELD,
   DEMO_CHECK_IN_COUNT,
   DEMO_CURRENT_STAGE,
   DEMO_ORG_ID,

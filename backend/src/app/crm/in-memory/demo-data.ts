@@ -7,6 +7,7 @@ import {
   CONTACT_CUSTOM_GROUP,
   FORM_CONTACT_RELATIONSHIP,
   SUBMISSION_ID_FIELD,
+  CONTACT_STAGE_FIELD,
 } from '../crm-names';
 import { ALL_FIELDS, FIELDS_BY_NAME } from '../../fields/field-config';
 import { CiviCrmModel, type CiviCrmModelOptions } from './civicrm-model';
@@ -58,7 +59,6 @@ export const DEFAULT_ORG_ID = 1;
 
 export const CHECK_IN_ACTIVITY_TYPE_VALUE = '57';
 export const STAGE_OPTION_GROUP = 'check_in_data_organizing_stage';
-export const CONTACT_STAGE_FIELD = `${CONTACT_CUSTOM_GROUP}.Stage`;
 export const NEAR_MATCH_RELATIONSHIP = 'Primary Contact for';
 
 /** Stage options by rank (rank = position by weight). Stored values are words, not numbers. */
