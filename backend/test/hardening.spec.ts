@@ -1,0 +1,377 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+} from '../src/app/crm/in-memory/demo-data';
+import {
+  ownerQuery,
+  startTestApp,
+  TEST_ADMIN_KEY,
+  TEST_API_KEY,
+  TEST_STAFF_KEY,
+  type TestApp,
+} from './support/test-app';
+
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'dist', 'backend', 'main.js');
+const demoLink = ownerQuery({
+  contactId: DEMO_PERSON_ID,
+  orgId: DEMO_ORG_ID,
+  cid: DEMO_PERSON_ID,
+  cs: DEMO_CHECKSUM,
+});
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const EXPECTED_CSP =
+  "default-src 'self';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';" +
+  "img-src 'self' data:;font-src 'self';connect-src 'self';object-src 'none';base-uri 'self';" +
+  "form-action 'self';frame-ancestors 'none'";
+
+interface LogLine {
+  level: string;
+  context?: string;
+  requestId?: string;
+  message: unknown;
+}
+
+function parsedLogs(test: TestApp): LogLine[] {
+  return test.logs.flatMap((chunk) =>
+    chunk
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine),
+  );
+}
+
+describe('production hardening (live mode against the CRM emulator)', () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await startTestApp({ emulator: { model: createDemoModel() } });
+  });
+
+  afterAll(() => test.close());
+
+  beforeEach(() => test.emulator.reset());
+
+  describe('security headers', () => {
+    it('sends a content security policy without inline scripts, and the usual headers', async () => {
+      const response = await test.get('/api/health/live');
+      expect(response.headers.get('content-security-policy')).toBe(EXPECTED_CSP);
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      expect(response.headers.get('permissions-policy')).toContain('camera=()');
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    });
+
+    it('forbids storing API answers, which hold personal data and checksums', async () => {
+      const response = await test.get(`/api/report?${demoLink}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('upgrades insecure requests only when the service is published over HTTPS', async () => {
+      const https = await startTestApp({
+        emulator: { model: createDemoModel() },
+        env: { PUBLIC_BASE_URL: 'https://checkin.example.org' },
+      });
+      try {
+        const response = await https.get('/api/health/live');
+        expect(response.headers.get('content-security-policy')).toBe(
+          `${EXPECTED_CSP};upgrade-insecure-requests`,
+        );
+      } finally {
+        await https.close();
+      }
+    });
+  });
+
+  describe('CORS', () => {
+    it('gives a foreign origin no access to answers', async () => {
+      const response = await test.get(`/api/report?${demoLink}`, { Origin: 'https://evil.example' });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    });
+
+    it('answers no preflight, so a foreign page cannot send JSON or keys', async () => {
+      const response = await fetch(`${test.url}/api/submit`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type,x-admin-key',
+        },
+      });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-methods')).toBeNull();
+      expect(response.headers.get('access-control-allow-headers')).toBeNull();
+      expect(test.emulator.writes()).toEqual([]);
+    });
+
+    it('opens only to the origins listed in CORS_ORIGINS', async () => {
+      const open = await startTestApp({
+        emulator: { model: createDemoModel() },
+        env: { CORS_ORIGINS: 'https://coop.example.org' },
+      });
+      try {
+        const listed = await open.get('/api/health/live', { Origin: 'https://coop.example.org' });
+        expect(listed.headers.get('access-control-allow-origin')).toBe('https://coop.example.org');
+        const other = await open.get('/api/health/live', { Origin: 'https://evil.example' });
+        expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      } finally {
+        await open.close();
+      }
+    });
+  });
+
+  describe('request bodies', () => {
+    it('refuses a JSON body over 1 MB with 413 and the error body, without calling the CRM', async () => {
+      const body = {
+        cid: DEMO_PERSON_ID,
+        cs: DEMO_CHECKSUM,
+        values: { Organizing_notes: 'x'.repeat(1_048_577) },
+      };
+      const response = await test.post('/api/submit', body);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({
+        statusCode: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The request body is too large.',
+      });
+      expect(test.emulator.calls).toEqual([]);
+    });
+
+    it('refuses a body that is not JSON with 400 and the error body', async () => {
+      const response = await test.post('/api/submit', '{"cid": 102, "cs": ');
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        statusCode: 400,
+        code: 'BAD_REQUEST',
+        message: 'The request body is not valid JSON.',
+      });
+      expect(test.emulator.calls).toEqual([]);
+    });
+
+    it('answers an unknown API route with a JSON 404, not the page', async () => {
+      const response = await test.get('/api/nothing-here');
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+    });
+  });
+
+  describe('request ids and logs', () => {
+    // Nest's static loggers write through the most recently created application: start a fresh one.
+    let logged: TestApp;
+
+    beforeAll(async () => {
+      logged = await startTestApp({ emulator: { model: createDemoModel() } });
+    });
+
+    afterAll(() => logged.close());
+
+    /** The request's line is written when the answer is done, which can be just after the client has it. */
+    async function linesOf(requestId: string): Promise<LogLine[]> {
+      const lines = () => parsedLogs(logged).filter((line) => line.requestId === requestId);
+      await waitFor(() => lines().some((line) => line.context === 'HTTP'));
+      return lines();
+    }
+
+    it('makes a request id and echoes it', async () => {
+      const response = await test.get('/api/health/live');
+      expect(response.headers.get('x-request-id')).toMatch(UUID);
+    });
+
+    it("keeps a proxy's sane request id", async () => {
+      const response = await test.get('/api/health/live', { 'X-Request-Id': 'lb-7f3a.2026:11' });
+      expect(response.headers.get('x-request-id')).toBe('lb-7f3a.2026:11');
+    });
+
+    it.each(['has spaces in it', 'x'.repeat(129), '"quoted"', 'a;b'])(
+      'replaces an incoming request id that is not a short token (%s)',
+      async (incoming) => {
+        const response = await test.get('/api/health/live', { 'X-Request-Id': incoming });
+        expect(response.headers.get('x-request-id')).toMatch(UUID);
+      },
+    );
+
+    it('writes one JSON line per request: method, path without the query, status, duration, request id', async () => {
+      const response = await logged.get(`/api/report?${demoLink}`, { 'X-Request-Id': 'report-check-1' });
+      expect(response.status).toBe(200);
+      const lines = (await linesOf('report-check-1')).filter((line) => line.context === 'HTTP');
+      expect(lines).toEqual([
+        {
+          level: 'log',
+          pid: process.pid,
+          timestamp: expect.any(Number),
+          context: 'HTTP',
+          requestId: 'report-check-1',
+          message: { method: 'GET', path: '/api/report', status: 200, durationMs: expect.any(Number) },
+        },
+      ]);
+    });
+
+    it('tags every line written while a request is handled with its id', async () => {
+      logged.emulator.injectFault({ kind: 'http500' });
+      await logged.get('/api/health/ready', { 'X-Request-Id': 'ready-check-1' });
+      logged.emulator.clearFaults();
+      const contexts = (await linesOf('ready-check-1')).map((line) => line.context);
+      expect(contexts).toEqual(expect.arrayContaining(['CiviCRM', 'Health', 'HTTP']));
+    });
+
+    it('logs no checksum, key or body, whatever the request carried', async () => {
+      await logged.get(`/api/report?${demoLink}`);
+      await logged.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, { 'X-Staff-Key': TEST_STAFF_KEY });
+      await logged.post(
+        '/api/preview-link',
+        { contactId: DEMO_PERSON_ID },
+        { 'X-Admin-Key': TEST_ADMIN_KEY },
+      );
+      await logged.post(
+        '/api/submit',
+        { cid: DEMO_PERSON_ID, cs: 'a-guessed-checksum', values: {} },
+        {
+          'X-Request-Id': 'last-of-the-secrets-check',
+        },
+      );
+      await linesOf('last-of-the-secrets-check');
+      const everything = logged.logs.join('');
+      for (const secret of [
+        TEST_API_KEY,
+        TEST_STAFF_KEY,
+        TEST_ADMIN_KEY,
+        'a-guessed-checksum',
+        `cs=${DEMO_CHECKSUM}`,
+      ]) {
+        expect(everything).not.toContain(secret);
+      }
+    });
+  });
+
+  describe('read rate limit (decision 15)', () => {
+    it('counts every read route of one address together and answers 429 with Retry-After', async () => {
+      const limited = await startTestApp({
+        emulator: { model: createDemoModel() },
+        env: { RATE_LIMIT_READS_PER_MINUTE: '3' },
+      });
+      try {
+        expect((await limited.get(`/api/data?${demoLink}`)).status).toBe(200);
+        expect((await limited.get(`/api/report?${demoLink}`)).status).toBe(200);
+        expect((await limited.get('/api/health')).status).toBe(200);
+        limited.emulator.clearCalls();
+
+        const refused = await limited.get(`/api/report?${demoLink}`);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+        expect(await refused.json()).toEqual({
+          statusCode: 429,
+          code: 'RATE_LIMITED',
+          message: 'Too many requests. Please wait a moment and try again.',
+        });
+        expect(limited.emulator.calls).toEqual([]);
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+});
+
+describe('graceful shutdown of the built service', () => {
+  let emulator: CiviCrmEmulator;
+
+  beforeAll(async () => {
+    // `npm test` builds first; a lone run of this suite builds the development bundle itself.
+    if (!existsSync(MAIN)) {
+      const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'webpack-cli'), ['build'], {
+        cwd: join(ROOT, 'backend'),
+        env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'development' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (build.status !== 0) throw new Error(`backend build failed:\n${build.stderr}`);
+    }
+    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, model: createDemoModel() });
+  }, 120_000);
+
+  afterAll(() => emulator.stop());
+
+  it('finishes the request in flight, then exits 0 on SIGTERM', async () => {
+    const service = await startBuiltService({ CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY });
+    emulator.setLatency(500);
+    const inFlight = fetch(`${service.url}/api/report?${demoLink}`).then(async (response) => ({
+      status: response.status,
+      body: (await response.json()) as unknown,
+    }));
+    await waitFor(() => emulator.calls.length > 0);
+
+    service.child.kill('SIGTERM');
+    const [answer, exitCode] = await Promise.all([inFlight, service.exitCode]);
+
+    expect(answer).toEqual({ status: 200, body: expect.objectContaining({ orgName: expect.any(String) }) });
+    expect(exitCode).toBe(0);
+    await expect(fetch(`${service.url}/api/health/live`)).rejects.toThrow();
+  }, 30_000);
+});
+
+interface BuiltService {
+  url: string;
+  child: ChildProcess;
+  exitCode: Promise<number | null>;
+}
+
+async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      NODE_ENV: 'development',
+      PORT: String(port),
+      LOG_FORMAT: 'json',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`service exited early:\n${output.join('')}`);
+    return fetch(`${url}/api/health/live`).then(
+      (response) => response.ok,
+      () => false,
+    );
+  });
+  return { url, child, exitCode };
+}
+
+/** Polls a condition every 50 ms for up to 15 s. */
+async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
