@@ -268,6 +268,16 @@ function mix(from, to, amount) {
 
 const toCss = ([r, g, b]) => `rgb(${r} ${g} ${b})`;
 
+/** `color` moved toward `ink` in 5% steps, just far enough to read at 4.5:1 on every background. */
+function readableAccent(color, ink, backgrounds) {
+  for (let step = 0; step <= 20; step += 1) {
+    const candidate = mix(color, ink, step / 20);
+    if (backgrounds.every((background) => contrast(candidate, background) >= MIN_TEXT_CONTRAST))
+      return candidate;
+  }
+  return ink;
+}
+
 /**
  * Sets the accent custom properties for the current template and color scheme:
  * --accent fills surfaces, --on-accent is the text on that fill (black or white, whichever reads
@@ -283,14 +293,7 @@ function applyAccent(accent) {
   const backgrounds = ['--bg', '--surface', '--surface-2'].map(token).filter(Boolean);
   if (!base || !ink) return;
 
-  let text = base;
-  for (
-    let step = 1;
-    step <= 20 && backgrounds.some((bg) => contrast(text, bg) < MIN_TEXT_CONTRAST);
-    step += 1
-  ) {
-    text = mix(base, ink, step / 20);
-  }
+  const text = readableAccent(base, ink, backgrounds);
   const onAccent = contrast(base, [255, 255, 255]) >= contrast(base, [0, 0, 0]) ? [255, 255, 255] : [0, 0, 0];
 
   root.style.setProperty('--accent', toCss(base));
@@ -366,32 +369,25 @@ function renderHero(profile, social) {
 
 /* ---------- Items: one function per kind ---------- */
 
-/** The tile's icon: the item's own image, else the site's icon, else a neutral glyph. */
-function renderSiteIcon(item) {
-  const wrapper = h('span', { class: 'tile__icon' });
+/** A link's icon address: its own image, else its site's icon; null for mail and unusable addresses. */
+function linkIconUrl(item) {
   const own = str(item.image) ?? str(item.icon);
-  const href = safeUrl(item.url);
-  if (own) {
-    wrapper.append(image(own, { width: 32, height: 32 }) ?? icon('link'));
-    return wrapper;
-  }
-  if (!href || href.startsWith('mailto:')) {
-    wrapper.append(icon(href ? 'email' : 'link'));
-    return wrapper;
-  }
-  const target = new URL(href);
-  const siteIcon =
-    target.origin === window.location.origin
-      ? document.querySelector('link[rel~="icon"]')?.href
-      : new URL('/favicon.ico', target.origin).href;
-  const img = image(siteIcon, { width: 32, height: 32 });
-  if (!img) {
-    wrapper.append(icon('website'));
-    return wrapper;
-  }
-  img.addEventListener('error', () => img.replaceWith(icon('website')), { once: true });
-  wrapper.append(img);
-  return wrapper;
+  if (own) return own;
+  const href = safeUrl(item.url, WEB_PROTOCOLS);
+  if (!href) return null;
+  const { origin } = new URL(href);
+  // Links within this site use its declared icon; other sites are asked for the conventional one.
+  return origin === window.location.origin
+    ? document.querySelector('link[rel~="icon"]')?.href
+    : `${origin}/favicon.ico`;
+}
+
+/** The link tile's icon, or a neutral glyph when there is none or it fails to load. */
+function renderLinkIcon(item) {
+  const glyph = () => icon(safeUrl(item.url)?.startsWith('mailto:') ? 'email' : 'website');
+  const img = image(linkIconUrl(item), { width: 32, height: 32 });
+  img?.addEventListener('error', () => img.replaceWith(glyph()), { once: true });
+  return h('span', { class: 'tile__icon' }, img ?? glyph());
 }
 
 /** A grid tile; `wide` spans 8 of 12 columns, `filled` adds the accent fill of featured items. */
@@ -407,7 +403,7 @@ function renderLink(item) {
   return tile(
     'link',
     { wide: featured, filled: featured },
-    renderSiteIcon(item),
+    renderLinkIcon(item),
     renderTitle(item.title, item.url),
     renderDescription(item.description),
     renderDate(item.date),
@@ -443,7 +439,7 @@ function renderCard(item) {
     'card',
     { wide: featured, filled: featured },
     renderTitle(item.title, item.url),
-    renderRepoLink(item.repo, item.title),
+    renderRepoLink(item.repo, str(item.title) ?? 'this project'),
     renderDescription(item.description),
     renderTags(item.tags),
     renderDate(item.date),
