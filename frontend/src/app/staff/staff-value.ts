@@ -1,0 +1,48 @@
+import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import { type FieldConfig, type FieldValue, NUMERIC_FIELD_TYPES, type OptionItem } from '@checkin/contract';
+import { formatValue, isEmptyValue, isFileValue } from '../core/value-format';
+import { fileHref, type FileLinkContext } from './file-link';
+
+/** One value as staff read it: formatted per the spec's table, files as links into the CRM. */
+@Component({
+  selector: 'app-staff-value',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    @if (empty()) {
+      <span class="none">No value</span>
+    } @else if (href(); as href) {
+      <a [href]="href" target="_blank" rel="noopener noreferrer"
+        >{{ text() }}<span class="visually-hidden"> (opens in a new tab)</span></a
+      >
+    } @else {
+      <span [class.tabular]="numeric()">{{ text() }}</span>
+    }
+  `,
+  styles: `
+    .none {
+      color: var(--color-text-muted);
+      font-style: italic;
+    }
+    a {
+      overflow-wrap: anywhere;
+    }
+  `,
+})
+export class StaffValue {
+  readonly value = input.required<FieldValue>();
+  readonly field = input.required<FieldConfig>();
+  readonly options = input<readonly OptionItem[]>();
+  readonly fileLinks = input.required<FileLinkContext>();
+
+  protected readonly empty = computed(() => isEmptyValue(this.value()));
+  protected readonly numeric = computed(() => NUMERIC_FIELD_TYPES.includes(this.field().type));
+  protected readonly text = computed(() => {
+    const field = this.field();
+    const text = formatValue(this.value(), field, { options: this.options() });
+    return field.unit && field.type === 'number' ? `${text} ${field.unit}` : text;
+  });
+  protected readonly href = computed(() => {
+    const value = this.value();
+    return isFileValue(value) ? fileHref(value, this.fileLinks()) : null;
+  });
+}
