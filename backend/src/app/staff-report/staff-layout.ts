@@ -38,7 +38,7 @@ export interface StaffLayout {
 
 export const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
 export const MATRIX_SECTION_RANK: StageRank = 5;
-export const OTHER_SECTION_KEY = 'other';
+const OTHER_SECTION_KEY = 'other';
 const ORGANIZATION_SECTION_TITLE = 'Organization';
 
 /**
@@ -47,7 +47,7 @@ const ORGANIZATION_SECTION_TITLE = 'Organization';
  */
 const NOT_SHOWN_AS_FIELDS: ReadonlySet<string> = new Set([ACTIVITY_STAGE_FIELD, SUBMISSION_ID_FIELD]);
 
-export function sectionKey(rank: StageRank): string {
+function sectionKey(rank: StageRank): string {
   return `stage-${rank}`;
 }
 
