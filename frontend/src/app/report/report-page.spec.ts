@@ -1,0 +1,191 @@
+import { provideHttpClient, withInterceptors } from '@angular/common/http';
+import { HttpTestingController, provideHttpClientTesting } from '@angular/common/http/testing';
+import { type ComponentFixture, TestBed } from '@angular/core/testing';
+import { provideRouter } from '@angular/router';
+import type { ErrorBody } from '@checkin/contract';
+import { apiErrorInterceptor } from '../core/api-error.interceptor';
+import { ReportPage } from './report-page';
+import { reportFixture } from './testing/report-fixture';
+
+const LINK = '?contactId=102&orgId=101&cid=102&cs=demo';
+
+describe('ReportPage', () => {
+  let http: HttpTestingController;
+
+  async function open(search = LINK): Promise<ComponentFixture<ReportPage>> {
+    window.history.replaceState({}, '', `/report${search}`);
+    TestBed.configureTestingModule({
+      providers: [
+        provideRouter([]),
+        provideHttpClient(withInterceptors([apiErrorInterceptor])),
+        provideHttpClientTesting(),
+      ],
+    });
+    http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(ReportPage);
+    await fixture.whenStable();
+    return fixture;
+  }
+
+  async function answer(fixture: ComponentFixture<ReportPage>, body: object, status = 200): Promise<void> {
+    const request = http.expectOne((candidate) => candidate.url === '/api/report');
+    if (status === 200) request.flush(body);
+    else request.flush(body, { status, statusText: 'Error' });
+    await fixture.whenStable();
+  }
+
+  function text(fixture: ComponentFixture<ReportPage>, selector: string): string[] {
+    const elements = (fixture.nativeElement as HTMLElement).querySelectorAll(selector);
+    return Array.from(elements, (element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '');
+  }
+
+  afterEach(() => {
+    http.verify();
+  });
+
+  it('asks for the report with the personal link and shows the organization and its counts', async () => {
+    const fixture = await open();
+
+    const request = http.expectOne((candidate) => candidate.url === '/api/report');
+    expect(request.request.params.keys().sort()).toEqual(['cid', 'contactId', 'cs', 'orgId']);
+    expect(request.request.params.get('cs')).toBe('demo');
+    request.flush(reportFixture());
+    await fixture.whenStable();
+
+    expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
+    expect(text(fixture, '.stage')).toEqual(['Current stage: Business planning']);
+    expect(text(fixture, '.counts dt')).toEqual(['Check-ins', 'Fields tracked', 'Date span']);
+    expect(text(fixture, '.counts dd')).toEqual(['12', '14', 'February 2022 – November 2026']);
+    const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
+    expect(back?.getAttribute('href')).toBe(`/${LINK}`);
+  });
+
+  it('shows one card per stage section with answers, in stage order', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+
+    expect(text(fixture, 'section[aria-labelledby^="stage-"] > h2')).toEqual([
+      'Stage 1 Organizing',
+      'Stage 2 Feasibility',
+      'Stage 4 Capitalization',
+      'Stage 5 Open',
+    ]);
+  });
+
+  it('shows each field’s latest value with its date, and expands its earlier entries', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+    const notes = (fixture.nativeElement as HTMLElement).querySelector<HTMLElement>(
+      'app-field-entries:has(#field-Organizing_notes)',
+    );
+    const toggle = notes?.querySelector('button');
+
+    expect(notes?.querySelector('.latest')?.textContent).toContain('Grand opening weekend.');
+    expect(notes?.querySelector('.latest time')?.getAttribute('datetime')).toBe('2025-03-10T09:00:00');
+    expect(toggle?.textContent?.trim()).toBe('1 earlier entry');
+    expect(toggle?.getAttribute('aria-expanded')).toBe('false');
+    const history = notes?.querySelector(`#${toggle?.getAttribute('aria-controls')}`);
+    expect(history?.hasAttribute('hidden')).toBe(true);
+
+    toggle?.click();
+    await fixture.whenStable();
+
+    expect(toggle?.getAttribute('aria-expanded')).toBe('true');
+    expect(history?.hasAttribute('hidden')).toBe(false);
+    expect(text(fixture, '#field-Organizing_notes-history li .value')).toEqual(['First public meeting.']);
+    expect(text(fixture, '#field-Organizing_notes-history li time')).toEqual(['April 10, 2022']);
+  });
+
+  it('leads the earlier entries of a numeric field with a trend chart and its extremes', async () => {
+    window.matchMedia = jest.fn().mockReturnValue({ matches: true });
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+    const members = (fixture.nativeElement as HTMLElement).querySelector<HTMLElement>(
+      'app-field-entries:has(#field-Member_owner_count)',
+    );
+
+    members?.querySelector('button')?.click();
+    await fixture.whenStable();
+
+    const history = members?.querySelector('.history');
+    expect(history?.firstElementChild?.tagName).toBe('APP-TREND-CHART');
+    expect(text(fixture, '#field-Member_owner_count-history figcaption .extreme')).toEqual([
+      'Lowest 118',
+      'Highest 902',
+    ]);
+    expect(text(fixture, '#field-Member_owner_count-history figcaption .visually-hidden')).toEqual([
+      'Member-owners: 5 points from March 5, 2023 (118) to March 10, 2025 (902).',
+    ]);
+    expect(members?.querySelector('figure [aria-hidden="true"] ngx-charts-line-chart')).not.toBeNull();
+  });
+
+  it('offers no disclosure for a field answered once', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+
+    const meeting = (fixture.nativeElement as HTMLElement).querySelector(
+      'app-field-entries:has(#field-Organizing_meeting_date)',
+    );
+    expect(meeting?.querySelector('button')).toBeNull();
+  });
+
+  it('leads a timeline marker to its field’s heading', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+    const page = fixture.nativeElement as HTMLElement;
+    document.body.appendChild(page);
+    // jsdom lays nothing out, so it has no scrolling to do.
+    const scrollIntoView = jest.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    const marker = Array.from(page.querySelectorAll<HTMLButtonElement>('app-report-timeline button')).find(
+      (button) => button.textContent?.includes('Date opened'),
+    );
+
+    marker?.click();
+
+    expect(marker?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Date opened: March 8, 2025');
+    expect(document.activeElement?.id).toBe('field-Date_Opened');
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    page.remove();
+  });
+
+  it('explains a link the service refused, without offering to try again', async () => {
+    const fixture = await open();
+    const refusal: ErrorBody = {
+      statusCode: 401,
+      code: 'CHECKSUM_INVALID',
+      message: 'This link is not valid or has expired. Ask your organizer for a new one.',
+    };
+    await answer(fixture, refusal, 401);
+
+    expect(text(fixture, '[role="alert"]')).toEqual([refusal.message]);
+    expect(text(fixture, 'button')).toEqual([]);
+  });
+
+  it('offers to try again when the CRM is unavailable, and then shows the report', async () => {
+    const fixture = await open();
+    await answer(
+      fixture,
+      { statusCode: 502, code: 'CRM_UNAVAILABLE', message: 'The CRM could not be reached.' },
+      502,
+    );
+    const retry = (fixture.nativeElement as HTMLElement).querySelector<HTMLButtonElement>(
+      '[role="alert"] button',
+    );
+    expect(retry?.textContent?.trim()).toBe('Try again');
+
+    retry?.click();
+    await fixture.whenStable();
+    expect(text(fixture, '[role="status"]')).toEqual(['Loading your co-op’s check-in history…']);
+    await answer(fixture, reportFixture());
+
+    expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
+  });
+
+  it('asks for the personal link when the address has none, without calling the API', async () => {
+    const fixture = await open('?orgId=101');
+
+    expect(text(fixture, '.notice')[0]).toContain('This page needs your personal link.');
+    http.expectNone('/api/report');
+  });
+});

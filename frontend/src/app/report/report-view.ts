@@ -1,0 +1,208 @@
+import {
+  type FieldConfig,
+  type FieldHistoryEntry,
+  NUMERIC_FIELD_TYPES,
+  type OptionItem,
+  type ReportPayload,
+  type StageRank,
+} from '@checkin/contract';
+import { calendarDay, formatDate, formatValue, toNumber } from '../core/value-format';
+import { formatCalendarDay, formatMonthSpan } from './report-dates';
+
+/**
+ * What the report page shows, derived from the API's ReportPayload: the header's counts, the
+ * stage sections that have answers, and per field the latest value, the earlier ones and, for
+ * numbers, a trend. Every value is formatted here (spec, value formatting), so templates only
+ * place text and the rules are tested without a browser.
+ */
+export interface ReportView {
+  orgName: string;
+  stageLabel: string;
+  checkinCount: number;
+  /** Fields with at least one answer. */
+  fieldsTracked: number;
+  /** "March 2022 – November 2026", from the oldest check-in to the newest. */
+  dateSpan: string;
+  /** Stage sections in rank order, only those with at least one answered field. */
+  sections: SectionView[];
+}
+
+export interface SectionView {
+  rank: StageRank;
+  title: string;
+  fields: FieldView[];
+}
+
+export interface FieldView {
+  name: string;
+  label: string;
+  numeric: boolean;
+  latest: EntryView;
+  /** Newest first. */
+  earlier: EntryView[];
+  /** Numeric fields with at least two dated numeric points. */
+  trend: TrendView | null;
+}
+
+export interface EntryView {
+  activityId: number;
+  /** The check-in's date and time as the CRM holds it, for `<time datetime>`. */
+  dateTime: string;
+  dateLabel: string;
+  valueLabel: string;
+}
+
+export interface TrendPoint {
+  /** Calendar day of the check-in (days since 1970-01-01). */
+  day: number;
+  value: number;
+}
+
+export interface TrendView {
+  /** Oldest first; one point per day (the day's latest answer). */
+  points: TrendPoint[];
+  minLabel: string;
+  maxLabel: string;
+  /** One sentence that says what the chart shows, for those who cannot see it. */
+  summary: string;
+  /** The chart's axes show only where the series starts and ends, and its extremes. */
+  xTicks: number[];
+  yTicks: number[];
+  formatX: (day: number) => string;
+  formatY: (value: number) => string;
+}
+
+export interface ViewOptions {
+  locale: string;
+  currency?: string;
+}
+
+const NO_CHECKINS = 'No check-ins yet';
+
+export function buildReportView(report: ReportPayload, options: ViewOptions): ReportView {
+  const sections = [...report.sections]
+    .sort((a, b) => a.rank - b.rank)
+    .map((section): SectionView => ({
+      rank: section.rank,
+      title: section.title,
+      fields: section.fields.flatMap((field) => {
+        const entries = report.fieldHistory[field.name] ?? [];
+        return entries.length > 0 ? [fieldView(field, entries, report.options[field.name], options)] : [];
+      }),
+    }))
+    .filter((section) => section.fields.length > 0);
+
+  return {
+    orgName: report.orgName,
+    stageLabel: report.currentStage.label,
+    checkinCount: report.activities.length,
+    fieldsTracked: sections.reduce((count, section) => count + section.fields.length, 0),
+    dateSpan: dateSpanOf(report, options.locale),
+    sections,
+  };
+}
+
+/** The id of a field's heading, so the timeline can lead to it. */
+export function fieldAnchorId(fieldName: string): string {
+  return `field-${fieldName}`;
+}
+
+/** "1 earlier entry", "3 earlier entries". */
+export function earlierEntriesLabel(count: number): string {
+  return `${count} earlier ${count === 1 ? 'entry' : 'entries'}`;
+}
+
+function dateSpanOf(report: ReportPayload, locale: string): string {
+  const newest = report.activities[0];
+  const oldest = report.activities.at(-1);
+  return newest && oldest ? formatMonthSpan(oldest.date, newest.date, locale) : NO_CHECKINS;
+}
+
+function fieldView(
+  field: FieldConfig,
+  entries: readonly FieldHistoryEntry[],
+  fieldOptions: readonly OptionItem[] | undefined,
+  options: ViewOptions,
+): FieldView {
+  const entryViews = entries.map((entry) => entryView(entry, field, fieldOptions, options));
+  const [latest, ...earlier] = entryViews as [EntryView, ...EntryView[]];
+  const numeric = NUMERIC_FIELD_TYPES.includes(field.type);
+  return {
+    name: field.name,
+    label: field.label,
+    numeric,
+    latest,
+    earlier,
+    trend: numeric ? trendOf(field, entries, options) : null,
+  };
+}
+
+function entryView(
+  entry: FieldHistoryEntry,
+  field: FieldConfig,
+  fieldOptions: readonly OptionItem[] | undefined,
+  options: ViewOptions,
+): EntryView {
+  return {
+    activityId: entry.activityId,
+    dateTime: entry.date,
+    dateLabel: formatDate(entry.date, options.locale),
+    valueLabel: formatValue(entry.value, field, { ...options, options: fieldOptions }),
+  };
+}
+
+/**
+ * The numeric answers as a series, oldest first. Two answers on the same day (a resubmission)
+ * are one point, the later answer's, since a chart cannot tell them apart.
+ */
+export function trendPoints(entries: readonly FieldHistoryEntry[]): TrendPoint[] {
+  const byDay = new Map<number, number>();
+  for (const entry of entries) {
+    const day = calendarDay(entry.date);
+    const value = toNumber(entry.value);
+    // Entries are newest first: the first answer seen for a day is that day's latest.
+    if (day !== null && value !== null && !byDay.has(day)) byDay.set(day, value);
+  }
+  return [...byDay].map(([day, value]) => ({ day, value })).sort((a, b) => a.day - b.day);
+}
+
+function trendOf(
+  field: FieldConfig,
+  entries: readonly FieldHistoryEntry[],
+  options: ViewOptions,
+): TrendView | null {
+  const points = trendPoints(entries);
+  const first = points[0];
+  const last = points.at(-1);
+  if (!first || !last || points.length < 2) return null;
+  const values = points.map((point) => point.value);
+  const [min, max] = [Math.min(...values), Math.max(...values)];
+  const format = (value: number) => formatValue(value, field, options);
+  const formatDay = (day: number) => formatCalendarDay(day, options.locale, { dateStyle: 'long' });
+  return {
+    points,
+    minLabel: format(min),
+    maxLabel: format(max),
+    summary:
+      `${field.label}: ${points.length} points from ${formatDay(first.day)} (${format(first.value)}) ` +
+      `to ${formatDay(last.day)} (${format(last.value)}).`,
+    xTicks: [first.day, last.day],
+    yTicks: min === max ? [min] : [min, max],
+    formatX: (day) => formatCalendarDay(day, options.locale, { month: 'short', year: 'numeric' }),
+    formatY: (value) => compactValue(value, field, options),
+  };
+}
+
+/** Axis labels: "$1.8M", "34.7%", "1.2K". */
+export function compactValue(value: number, field: FieldConfig, options: ViewOptions): string {
+  if (field.type === 'percent') {
+    return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 1 }).format(value)}%`;
+  }
+  const currency: Intl.NumberFormatOptions =
+    field.type === 'currency' ? { style: 'currency', currency: options.currency ?? 'USD' } : {};
+  return new Intl.NumberFormat(options.locale, {
+    ...currency,
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  }).format(value);
+}
