@@ -8,7 +8,7 @@ interface RequestContext {
 const storage = new AsyncLocalStorage<RequestContext>();
 
 /** An incoming X-Request-Id is kept only when it is a short token: no spaces, quotes or control characters. */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:=-]{1,128}$/;
 
 /** The proxy's request id when it is sane, otherwise a new one. */
 export function requestIdFrom(incoming: string | undefined): string {
