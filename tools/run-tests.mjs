@@ -118,6 +118,8 @@ mkdirSync(results, { recursive: true });
 if (wants('lint')) {
   check('lint', nxBin, ['run-many', '-t', 'lint', '--output-style=static']);
   check('type check', nxBin, ['run-many', '-t', 'typecheck', '--output-style=static']);
+  check('lint e2e suites and tools', join(root, 'node_modules', '.bin', 'eslint'), ['e2e', 'tools']);
+  check('type check e2e suites', join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'e2e/tsconfig.json']);
 }
 if (wants('build') && !skipBuild) {
   check('build (front end and back end)', nxBin, [

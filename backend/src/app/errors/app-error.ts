@@ -37,6 +37,7 @@ export const Errors = {
   badRequest: (message: string, fields?: string[]) => new AppError(400, 'BAD_REQUEST', message, { fields }),
   validation: (message: string, fields: string[]) =>
     new AppError(400, 'VALIDATION_FAILED', message, { fields }),
+  notFound: (message: string) => new AppError(404, 'NOT_FOUND', message),
   staffKeyInvalid: () => new AppError(401, 'STAFF_KEY_INVALID', 'The staff key is missing or wrong.'),
   adminKeyInvalid: () => new AppError(401, 'ADMIN_KEY_INVALID', 'The admin key is missing or wrong.'),
   rateLimited: (retryAfterSeconds: number) =>

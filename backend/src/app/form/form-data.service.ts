@@ -5,7 +5,7 @@ import { CheckinRecordsService } from '../crm/checkin-records.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { StageService, toStageInfo } from '../crm/stage.service';
-import { AppError } from '../errors/app-error';
+import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
 import { buildPrefill } from './prefill';
@@ -55,7 +55,7 @@ export class FormDataService {
       limit: 1,
     });
     // The checksum was valid for this contact a moment ago; gone now means deleted meanwhile.
-    if (!row) throw new AppError(404, 'NOT_FOUND', 'Your contact record is no longer in the CRM.');
+    if (!row) throw Errors.notFound('Your contact record is no longer in the CRM.');
     return {
       id: contactId,
       first_name: textOrEmpty(row['first_name']),

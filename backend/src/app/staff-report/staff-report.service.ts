@@ -6,7 +6,7 @@ import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { InMemoryCrmClient } from '../crm/in-memory/in-memory-crm.client';
 import { toStageInfo } from '../crm/stage.service';
-import { AppError } from '../errors/app-error';
+import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
 import { planStaffLayout } from './staff-layout';
@@ -35,7 +35,7 @@ export class StaffReportService {
       this.schema.options([...layout.contactFields, ...layout.activityFields]),
     ]);
     if (!isOrganization(organization)) {
-      throw new AppError(404, 'NOT_FOUND', `There is no organization with id ${orgId}.`);
+      throw Errors.notFound(`There is no organization with id ${orgId}.`);
     }
 
     const fileIds = collectFileIds([organization.values, ...checkins.map((checkin) => checkin.values)]);
