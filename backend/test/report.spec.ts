@@ -168,6 +168,12 @@ describe('GET /api/report', () => {
     expect(activities[0]).toMatchObject({ date: '2026-01-05T10:00:00', fieldCount: 0 });
   });
 
+  it('tells browsers and proxies not to keep the personal history', async () => {
+    const response = await service.get(reportPath(DEMO_LINK));
+
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('uses the person’s only organization when the link has no orgId', async () => {
     const payload = await report({ cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM });
 
