@@ -70,7 +70,7 @@ export type FileEntry = EntryOf<'file', FileValue | null>;
 export type FieldEntry =
   TextEntry | NumberEntry | DateEntry | BooleanEntry | SelectEntry | MultiselectEntry | FileEntry;
 
-export type FieldControl = FieldEntry['control'];
+export type CheckInControl = FieldEntry['control'];
 
 /** A field shown but never edited, submitted or drafted: identity, the current stage, readonly. */
 export interface ReadOnlyItem {
@@ -90,7 +90,7 @@ export interface FormSection {
 }
 
 export interface CheckInForm {
-  readonly group: FormGroup<Record<string, FieldControl>>;
+  readonly group: FormGroup<Record<string, CheckInControl>>;
   /** In display order: section 0, the current stage, then the earlier stages. */
   readonly sections: readonly FormSection[];
   readonly entries: readonly FieldEntry[];
@@ -121,7 +121,7 @@ export function buildCheckInForm(payload: FormDataPayload): CheckInForm {
     buildSection(section, payload),
   );
   const entries = sections.flatMap((section) => section.entries);
-  const controls: Record<string, FieldControl> = {};
+  const controls: Record<string, CheckInControl> = {};
   for (const entry of entries) controls[entry.field.name] = entry.control;
   return { group: new FormGroup(controls), sections, entries };
 }
@@ -261,8 +261,9 @@ function booleanOf(value: FieldValue): boolean | null {
 }
 
 function fileOf(value: FieldValue): FileValue | null {
-  if (isFileValue(value))
+  if (isFileValue(value)) {
     return value.file_name ? { id: value.id, file_name: value.file_name } : { id: value.id };
+  }
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? { id: value } : null;
 }
 

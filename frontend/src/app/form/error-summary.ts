@@ -56,7 +56,7 @@ export interface ErrorSummaryItem {
     a {
       color: var(--color-danger);
       font-weight: 600;
-      display: inline-block;
+      display: block;
       min-height: 1.5rem;
     }
   `,

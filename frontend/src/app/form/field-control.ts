@@ -30,12 +30,14 @@ const BOOLEAN_CHOICES = [
             <legend>{{ e.field.label }}</legend>
             <ng-container *ngTemplateOutlet="hints" />
             <div class="choices inline">
+              <!-- [name] groups the radios for the form; [attr.name] groups them for arrow keys. -->
               @for (choice of booleanChoices; track choice.label) {
                 <label class="choice">
                   <input
                     type="radio"
                     [attr.id]="$first ? id : null"
                     [name]="id"
+                    [attr.name]="id"
                     [value]="choice.value"
                     [formControl]="e.control"
                     [attr.aria-describedby]="describedBy()"

@@ -276,6 +276,35 @@ describe('FormPage: submit', () => {
 
     await click(page, button(page, 'Start another check-in'));
     page.http.expectOne((candidate) => candidate.url === '/api/data').flush(formPayload(3));
+    await page.fixture.whenStable();
+    expect(document.activeElement).toBe(page.root.querySelector('h1'));
+    expect(headings(page)).toContain('Your co-op');
+  });
+
+  it('lets a Yes/No question go back to not answered', async () => {
+    const page = await loaded(formPayload(1));
+    const notAnswered = page.root.querySelectorAll<HTMLInputElement>(
+      'input[name="field-Mission_statement_adopted"]',
+    )[2];
+    expect(byId(page, 'field-Mission_statement_adopted').checked).toBe(true);
+    await click(page, notAnswered!);
+    await submit(page);
+    const request = expectSubmit(page);
+    expect((request.request.body as SubmitRequest).values['Mission_statement_adopted']).toBeNull();
+    request.flush({ activityId: 905, submittedAt: '2026-11-21T12:09:00Z' });
+  });
+
+  it('refuses to send while an upload is in flight', async () => {
+    const page = await loaded(formPayload(3));
+    const input = byId(page, 'field-Feasibility_study');
+    Object.defineProperty(input, 'files', {
+      value: [new File(['%PDF-1.4'], 'study.pdf', { type: 'application/pdf' })],
+    });
+    input.dispatchEvent(new Event('change'));
+    await page.fixture.whenStable();
+    await submit(page);
+    page.http.expectNone('/api/submit');
+    page.http.expectOne('/api/upload').flush({ id: 41, file_name: 'study.pdf' });
   });
 
   it('keeps the draft when the check-in was not saved, says what to do, and retries with the same id', async () => {

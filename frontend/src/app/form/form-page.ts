@@ -5,6 +5,7 @@ import {
   computed,
   DestroyRef,
   DOCUMENT,
+  type ElementRef,
   inject,
   Injector,
   signal,
@@ -35,7 +36,7 @@ type PageState =
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-header">
-      <h1>
+      <h1 #heading tabindex="-1">
         Co-op check-in
         @if (organizationName(); as name) {
           <span class="organization">{{ name }}</span>
@@ -53,7 +54,7 @@ type PageState =
             <h2>{{ current.problem.title }}</h2>
             <p>{{ current.problem.message }}</p>
             @if (current.problem.canRetry) {
-              <button type="button" (click)="load()">Try again</button>
+              <button type="button" (click)="reload()">Try again</button>
             }
           </div>
         }
@@ -73,7 +74,7 @@ type PageState =
             [response]="current.response"
             [organizationName]="current.payload.organization.name"
             [link]="link"
-            (startAgain)="load()"
+            (startAgain)="reload()"
           />
         }
       }
@@ -88,6 +89,9 @@ type PageState =
     }
   `,
   styles: `
+    h1:focus {
+      outline: none;
+    }
     .organization {
       display: block;
       font-size: 1.1rem;
@@ -114,6 +118,7 @@ export class FormPage {
   private readonly destroyRef = inject(DestroyRef);
   private readonly injector = inject(Injector);
   private readonly confirmation = viewChild(CheckInConfirmation);
+  private readonly heading = viewChild.required<ElementRef<HTMLElement>>('heading');
 
   protected readonly link = readOwnerLink(inject(DOCUMENT).location.search);
   protected readonly state = signal<PageState>({ kind: 'loading' });
@@ -126,7 +131,13 @@ export class FormPage {
     this.load();
   }
 
-  protected load(): void {
+  /** Asked for by a button that the new state removes: the focus goes to the page's heading. */
+  protected reload(): void {
+    this.load();
+    afterNextRender(() => this.heading().nativeElement.focus(), { injector: this.injector });
+  }
+
+  private load(): void {
     const link = this.link;
     if (!link) return;
     this.state.set({ kind: 'loading' });
