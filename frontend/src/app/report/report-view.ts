@@ -86,8 +86,13 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
       rank: section.rank,
       title: section.title,
       fields: section.fields.flatMap((field) => {
-        const entries = report.fieldHistory[field.name] ?? [];
-        return entries.length > 0 ? [fieldView(field, entries, report.options[field.name], options)] : [];
+        const view = fieldView(
+          field,
+          report.fieldHistory[field.name] ?? [],
+          report.options[field.name],
+          options,
+        );
+        return view ? [view] : [];
       }),
     }))
     .filter((section) => section.fields.length > 0);
@@ -118,14 +123,15 @@ function dateSpanOf(report: ReportPayload, locale: string): string {
   return newest && oldest ? formatMonthSpan(oldest.date, newest.date, locale) : NO_CHECKINS;
 }
 
+/** Null for a field without entries: the report leaves it out. */
 function fieldView(
   field: FieldConfig,
   entries: readonly FieldHistoryEntry[],
   fieldOptions: readonly OptionItem[] | undefined,
   options: ViewOptions,
-): FieldView {
-  const entryViews = entries.map((entry) => entryView(entry, field, fieldOptions, options));
-  const [latest, ...earlier] = entryViews as [EntryView, ...EntryView[]];
+): FieldView | null {
+  const [latest, ...earlier] = entries.map((entry) => entryView(entry, field, fieldOptions, options));
+  if (!latest) return null;
   const numeric = NUMERIC_FIELD_TYPES.includes(field.type);
   return {
     name: field.name,
