@@ -1,13 +1,12 @@
 /**
  * Fixed-window counters shared by every instance of the service when Redis is configured
- * (THROTTLE_REDIS_URL), per process otherwise.
+ * (THROTTLE_REDIS_URL: RedisRateLimitStore), per process otherwise (MemoryRateLimitStore).
  */
 export interface RateLimitStore {
   /** Counts one hit on `key` and answers the count in the current window. */
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /** The count in the current window, without counting. */
   peek(key: string): Promise<WindowCount>;
-  close?(): Promise<void>;
 }
 
 export interface WindowCount {
