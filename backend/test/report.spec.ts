@@ -22,7 +22,7 @@ const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PER
 const OTHER_LINK = { cid: OTHER_PERSON_ID, cs: OTHER_PERSON_CHECKSUM };
 
 /** Emulator latency while checking that calls go out together: each answer takes this long. */
-const ROUND_TRIP_MS = 80;
+const ROUND_TRIP_MS = 150;
 
 function reportPath(link: Record<string, string | number>): string {
   return `/api/report?${ownerQuery(link)}`;
