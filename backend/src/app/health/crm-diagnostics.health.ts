@@ -20,7 +20,6 @@ export const MAX_LISTED_RELATIONSHIPS = 200;
 const EXPECTED_STAGE_COUNT = MAX_STAGE_RANK + 1;
 const NEAR_MATCH = /primary|contact/i;
 
-type Row = CrmRow;
 type Diagnostic = StageOptionsDiagnostic | PrimaryContactTypeDiagnostic | ContactRelationshipsDiagnostic;
 
 /**
@@ -37,16 +36,16 @@ export class CrmDiagnosticsIndicator {
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
   ) {}
 
-  stageOptions(key = 'stageOptions'): Promise<HealthIndicatorResult> {
-    return this.probe(key, () => this.diagnoseStageOptions());
+  stageOptions(): Promise<HealthIndicatorResult> {
+    return this.probe('stageOptions', () => this.diagnoseStageOptions());
   }
 
-  primaryContactType(key = 'primaryContactType'): Promise<HealthIndicatorResult> {
-    return this.probe(key, () => this.diagnosePrimaryContactType());
+  primaryContactType(): Promise<HealthIndicatorResult> {
+    return this.probe('primaryContactType', () => this.diagnosePrimaryContactType());
   }
 
-  contactRelationships(contactId: number, key = 'contactRelationships'): Promise<HealthIndicatorResult> {
-    return this.probe(key, () => this.diagnoseContactRelationships(contactId));
+  contactRelationships(contactId: number): Promise<HealthIndicatorResult> {
+    return this.probe('contactRelationships', () => this.diagnoseContactRelationships(contactId));
   }
 
   /** Up when the probe found no problem; a CRM failure is down with its kind, not an error. */
@@ -230,7 +229,7 @@ function primaryContactOrganizations(relationships: RelationshipDiagnostic[], co
   return [...organizations].sort((a, b) => a - b);
 }
 
-function toRelationshipType(row: Row): RelationshipTypeSummary {
+function toRelationshipType(row: CrmRow): RelationshipTypeSummary {
   return {
     id: asNumber(row['id']) ?? 0,
     name_a_b: asText(row['name_a_b']) ?? '',
@@ -243,7 +242,7 @@ function toRelationshipType(row: Row): RelationshipTypeSummary {
   };
 }
 
-function toRelationshipDiagnostic(row: Row): RelationshipDiagnostic {
+function toRelationshipDiagnostic(row: CrmRow): RelationshipDiagnostic {
   const sides = {
     typeName: asText(row['relationship_type_id.name_a_b']),
     contactA: joinedContact(row, 'contact_id_a'),
@@ -264,7 +263,7 @@ function toRelationshipDiagnostic(row: Row): RelationshipDiagnostic {
 }
 
 /** One side of a relationship, read through its dot joins (`contact_id_a.contact_type`). */
-function joinedContact(row: Row, side: 'contact_id_a' | 'contact_id_b'): ContactSummary {
+function joinedContact(row: CrmRow, side: 'contact_id_a' | 'contact_id_b'): ContactSummary {
   return contactSummary(row[side], row[`${side}.contact_type`], row[`${side}.display_name`]);
 }
 
