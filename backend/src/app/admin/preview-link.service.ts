@@ -8,7 +8,7 @@ import { OwnerAccessService } from '../auth/owner-access.service';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmError } from '../crm/crm-errors';
-import { AppError } from '../errors/app-error';
+import { Errors } from '../errors/app-error';
 import { expiryOf, previewLinks } from './preview-links';
 
 /**
@@ -50,7 +50,7 @@ export class PreviewLinkService {
       where: [['id', '=', contactId]],
       limit: 1,
     });
-    if (!contact) throw new AppError(404, 'NOT_FOUND', `No contact has the id ${contactId}.`);
+    if (!contact) throw Errors.notFound(`No contact has the id ${contactId}.`);
   }
 
   private async checksumFor(contactId: number, ttlHours: number): Promise<string> {
