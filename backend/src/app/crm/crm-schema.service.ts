@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CURRENT_STAGE_FIELD_NAME,
   MAX_STAGE_RANK,
   type FieldConfig,
   type OptionItem,
@@ -8,7 +9,6 @@ import {
   type StageRank,
 } from '@checkin/contract';
 import { appConfig, type AppConfig } from '../config/app-config';
-import { CURRENT_STAGE_FIELD_NAME } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
 import { TtlCache } from './ttl-cache';

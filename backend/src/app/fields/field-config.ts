@@ -1,4 +1,9 @@
-import type { FieldConfig, SectionConfig, StageRank } from '@checkin/contract';
+import {
+  CURRENT_STAGE_FIELD_NAME,
+  type FieldConfig,
+  type SectionConfig,
+  type StageRank,
+} from '@checkin/contract';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
 
 /**
@@ -9,10 +14,6 @@ import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
 
 const activity = (field: string) => `${ACTIVITY_CUSTOM_GROUP}.${field}`;
 const organization = (field: string) => `${CONTACT_CUSTOM_GROUP}.${field}`;
-
-/** Identity fields: read from the person's contact, never submitted, never taken from a draft. */
-export const IDENTITY_FIELD_NAMES = ['first_name', 'last_name', 'email'] as const;
-export const CURRENT_STAGE_FIELD_NAME = 'current_stage';
 
 /** Stage 5 matrix: Y1_Q<n>_<metric>, shown to staff as metrics × quarters. */
 export const MATRIX_METRICS = [
@@ -264,7 +265,6 @@ const stageSections: SectionConfig[] = [
     ],
   },
 ];
-
 
 function quarterlyMatrixFields(): FieldConfig[] {
   return MATRIX_METRICS.flatMap((metric) =>

@@ -1,6 +1,6 @@
+import { CURRENT_STAGE_FIELD_NAME } from '@checkin/contract';
 import type { FieldValues } from '@checkin/contract';
 import type { CheckinRecord } from '../crm/checkin-records.service';
-import { CURRENT_STAGE_FIELD_NAME } from '../fields/field-config';
 
 /**
  * The form's starting values, keyed by form-side name: for each activity-bound field its newest

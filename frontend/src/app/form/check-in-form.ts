@@ -1,18 +1,19 @@
 import { type Signal, signal } from '@angular/core';
 import { FormControl, FormGroup, type ValidationErrors, type ValidatorFn } from '@angular/forms';
-import type {
-  ContactIdentity,
-  FieldConfig,
-  FieldType,
-  FieldValue,
-  FieldValues,
-  FileValue,
-  FormDataPayload,
-  OptionMap,
-  OwnerLinkParams,
-  SectionConfig,
-  StageRank,
-  UploadLimits,
+import {
+  CURRENT_STAGE_FIELD_NAME,
+  IDENTITY_FIELD_NAMES,
+  type FieldConfig,
+  type FieldType,
+  type FieldValue,
+  type FieldValues,
+  type FileValue,
+  type FormDataPayload,
+  type OptionMap,
+  type OwnerLinkParams,
+  type SectionConfig,
+  type StageRank,
+  type UploadLimits,
 } from '@checkin/contract';
 import { formatValue, isFileValue, multiValues } from '../core/value-format';
 import {
@@ -29,12 +30,6 @@ import {
  * one typed FormControl per editable field, and the conversions between prefill, draft and
  * submit values. Pure functions, so every rule is tested without rendering.
  */
-
-/** The read-only field that shows the derived stage's label. */
-export const CURRENT_STAGE_FIELD = 'current_stage';
-
-type IdentityField = Exclude<keyof ContactIdentity, 'id'>;
-const IDENTITY_FIELDS: readonly IdentityField[] = ['first_name', 'last_name', 'email'];
 
 /** What an OnPush template needs to know about a control, kept current by its events. */
 export interface ControlState<V> {
@@ -165,8 +160,8 @@ function isReadOnly(field: FieldConfig): boolean {
 
 /** Identity always comes from the payload's contact, never from prefill or a draft. */
 function readOnlyItem(field: FieldConfig, payload: FormDataPayload): ReadOnlyItem {
-  if (field.name === CURRENT_STAGE_FIELD) return { field, text: payload.currentStage.label };
-  const identity = IDENTITY_FIELDS.find((name) => name === field.name);
+  if (field.name === CURRENT_STAGE_FIELD_NAME) return { field, text: payload.currentStage.label };
+  const identity = IDENTITY_FIELD_NAMES.find((name) => name === field.name);
   if (identity) return { field, text: payload.contact[identity] ?? '' };
   return {
     field,

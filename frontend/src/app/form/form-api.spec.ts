@@ -1,9 +1,8 @@
-import { HttpClient, HttpEventType, provideHttpClient, withInterceptors } from '@angular/common/http';
+import { HttpEventType, provideHttpClient, withInterceptors } from '@angular/common/http';
 import { HttpTestingController, provideHttpClientTesting } from '@angular/common/http/testing';
-import { inject } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { ApiError, apiErrorInterceptor } from '../core/api-error.interceptor';
-import { FormApi, UPLOAD_HTTP_CLIENT, type UploadEvent } from './form-api';
+import { FormApi, type UploadEvent } from './form-api';
 import { LINK } from './testing/form-payload.fixture';
 
 function setUp() {
@@ -11,7 +10,6 @@ function setUp() {
     providers: [
       provideHttpClient(withInterceptors([apiErrorInterceptor])),
       provideHttpClientTesting(),
-      { provide: UPLOAD_HTTP_CLIENT, useFactory: () => inject(HttpClient) },
     ],
   });
   return { api: TestBed.inject(FormApi), http: TestBed.inject(HttpTestingController) };

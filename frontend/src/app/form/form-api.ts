@@ -1,17 +1,5 @@
-import {
-  HttpClient,
-  type HttpEvent,
-  HttpEventType,
-  provideHttpClient,
-  withInterceptors,
-} from '@angular/common/http';
-import {
-  createEnvironmentInjector,
-  EnvironmentInjector,
-  inject,
-  Injectable,
-  InjectionToken,
-} from '@angular/core';
+import { HttpClient, type HttpEvent, HttpEventType } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
 import type {
   FileValue,
   FormDataPayload,
@@ -21,7 +9,7 @@ import type {
   UploadResponse,
 } from '@checkin/contract';
 import { filter, map, type Observable } from 'rxjs';
-import { apiErrorInterceptor, toApiError } from '../core/api-error.interceptor';
+import { toApiError } from '../core/api-error.interceptor';
 import { isFileValue } from '../core/value-format';
 import { ownerLinkQuery } from '../core/link-params';
 
@@ -43,23 +31,9 @@ export type UploadEvent =
   /** fraction 0..1, or null while the size of the upload is not known yet. */
   { kind: 'progress'; fraction: number | null } | { kind: 'done'; file: FileValue };
 
-/**
- * The fetch backend the app uses cannot report upload progress, so uploads go through an
- * XMLHttpRequest-backed HttpClient of their own, with the same error interceptor.
- */
-export const UPLOAD_HTTP_CLIENT = new InjectionToken<HttpClient>('UPLOAD_HTTP_CLIENT', {
-  providedIn: 'root',
-  factory: () =>
-    createEnvironmentInjector(
-      [provideHttpClient(withInterceptors([apiErrorInterceptor]))],
-      inject(EnvironmentInjector),
-    ).get(HttpClient),
-});
-
 @Injectable({ providedIn: 'root' })
 export class FormApi {
   private readonly http = inject(HttpClient);
-  private readonly uploadHttp = inject(UPLOAD_HTTP_CLIENT);
 
   loadData(link: OwnerLinkParams): Observable<FormDataPayload> {
     return this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) });
@@ -70,7 +44,7 @@ export class FormApi {
   }
 
   upload(request: UploadRequest): Observable<UploadEvent> {
-    return this.uploadHttp
+    return this.http
       .post<UploadResponse>('/api/upload', uploadBody(request), { reportProgress: true, observe: 'events' })
       .pipe(
         map(toUploadEvent),

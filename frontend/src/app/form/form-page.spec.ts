@@ -1,16 +1,14 @@
-import { HttpClient, HttpEventType, provideHttpClient, withInterceptors } from '@angular/common/http';
+import { HttpEventType, provideHttpClient, withInterceptors } from '@angular/common/http';
 import {
   HttpTestingController,
   provideHttpClientTesting,
   type TestRequest,
 } from '@angular/common/http/testing';
-import { inject } from '@angular/core';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
 import type { FormDataPayload, SubmitRequest } from '@checkin/contract';
 import { apiErrorInterceptor } from '../core/api-error.interceptor';
 import { DRAFT_STORAGE, draftKey } from './draft-store';
-import { UPLOAD_HTTP_CLIENT } from './form-api';
 import { FormPage } from './form-page';
 import { formPayload } from './testing/form-payload.fixture';
 
@@ -33,7 +31,6 @@ async function openPage(search = DEMO_LINK, storage: Storage = window.localStora
       provideHttpClient(withInterceptors([apiErrorInterceptor])),
       provideHttpClientTesting(),
       provideRouter([]),
-      { provide: UPLOAD_HTTP_CLIENT, useFactory: () => inject(HttpClient) },
       { provide: DRAFT_STORAGE, useValue: storage },
     ],
   });

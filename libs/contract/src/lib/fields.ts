@@ -76,3 +76,10 @@ export interface FileValue {
 export type FieldValue = string | number | boolean | string[] | FileValue | null;
 
 export type FieldValues = Record<string, FieldValue>;
+
+/** Identity fields: read from the person's contact, never submitted, never taken from a draft. */
+export const IDENTITY_FIELD_NAMES = ['first_name', 'last_name', 'email'] as const;
+export type IdentityFieldName = (typeof IDENTITY_FIELD_NAMES)[number];
+
+/** The read-only display of the derived stage. */
+export const CURRENT_STAGE_FIELD_NAME = 'current_stage';
