@@ -83,6 +83,20 @@ describe('CiviCrmHttpClient', () => {
     });
   });
 
+  it('sends getChecksum as POST: it is not a read, whatever its name', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [{ id: 5, checksum: 'x' }] }));
+    server = raw.server;
+    await new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'getChecksum', {
+      contactId: 5,
+      ttl: 168,
+    });
+    expect(raw.seen[0]?.method).toBe('POST');
+    expect(JSON.parse(new URLSearchParams(raw.seen[0]?.body).get('params') ?? '')).toEqual({
+      contactId: 5,
+      ttl: 168,
+    });
+  });
+
   it('authenticates with X-Civi-Auth, the site key and, when configured, webserver Basic Auth', async () => {
     const raw = await rawServer((_, response) => json(response, 200, { values: [] }));
     server = raw.server;

@@ -17,7 +17,7 @@ interface Api3Envelope {
 /**
  * The live CiviCRM client (civicrm-api.md). Parameters travel as the form field `params`
  * holding a JSON string; `get*` actions go as GET (query string), everything else as POST
- * (form body). Every call has a timeout; reads are retried once on a network error, writes
+ * (form body), getChecksum included. Every call has a timeout; reads are retried once on a network error, writes
  * never. Log lines name the call, the status and the time: never a header, a parameter or a URL
  * with a query, so no secret and no personal data reach the logs.
  */
@@ -40,7 +40,7 @@ export class CiviCrmHttpClient implements CrmClient {
     params: Api4Params = {},
   ): Promise<T[]> {
     const call = `${entity}.${action}`;
-    const isRead = action.startsWith('get');
+    const isRead = READ_ACTIONS.has(action);
     const encoded = { params: JSON.stringify(params) };
     const url = this.urls.api4(entity, action);
     const request: RequestInit = isRead
@@ -134,6 +134,13 @@ export class CiviCrmHttpClient implements CrmClient {
 }
 
 const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/**
+ * Actions that only read, sent as GET (and retried once on a network error). Every other action
+ * is POST: getChecksum too, although CiviCRM's own GET rule would let its name through, because
+ * it is called for its effect.
+ */
+const READ_ACTIONS: ReadonlySet<string> = new Set(['get', 'getFields', 'getActions']);
 
 /**
  * X-Civi-Auth carries the API key for CiviCRM; when a webserver in front of the CRM demands
