@@ -1,5 +1,7 @@
 import type { FieldConfig, FieldType, SectionConfig, StageRank } from '@checkin/contract';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { CheckinRecordsService } from '../src/app/crm/checkin-records.service';
@@ -163,11 +165,13 @@ async function measure(): Promise<Figures> {
 }
 
 /**
- * Worker bootstrap: TypeScript transpiles each .ts file as it is required (type-only imports,
- * such as the shared contract's, disappear), then this file runs its measuring branch.
+ * Worker bootstrap: TypeScript transpiles each .ts file as it is required, and the workspace's
+ * path aliases (tsconfig.base.json, e.g. @checkin/contract) resolve to their sources; then this
+ * file runs its measuring branch.
  */
 const WORKER_BOOTSTRAP = `
 const { readFileSync } = require('node:fs');
+const Module = require('node:module');
 const ts = require('typescript');
 const { workerData } = require('node:worker_threads');
 const compilerOptions = {
@@ -182,14 +186,31 @@ require.extensions['.ts'] = (module, fileName) => {
   const { outputText } = ts.transpileModule(readFileSync(fileName, 'utf8'), { compilerOptions, fileName });
   module._compile(outputText, fileName);
 };
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return resolveFilename.call(this, workerData.aliases[request] ?? request, ...rest);
+};
 require(workerData.entry);
 `;
+
+/** The workspace's TypeScript path aliases, each to its file. */
+function workspaceAliases(): Record<string, string> {
+  const root = join(__dirname, '..', '..');
+  const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  return Object.fromEntries(
+    Object.entries(tsconfig.compilerOptions.paths).flatMap(([alias, [target]]) =>
+      target ? [[alias, join(root, target)]] : [],
+    ),
+  );
+}
 
 function measureInWorker(): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_BOOTSTRAP, {
       eval: true,
-      workerData: { entry: __filename, [MEASURE_IN_WORKER]: true },
+      workerData: { entry: __filename, aliases: workspaceAliases(), [MEASURE_IN_WORKER]: true },
     });
     worker.once('message', (figures: Figures) => resolve(figures));
     worker.once('error', reject);
