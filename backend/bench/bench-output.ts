@@ -5,6 +5,33 @@ const OUTPUT_DIR = join(__dirname, '..', '..', 'dist', 'bench');
 
 export type BenchRow = Record<string, string | number | boolean>;
 
+/**
+ * One figure held to a target. `tools/bench/run.mjs` reads the `figures` of every
+ * dist/bench/*.json into its summary table (PASS/MISS), so a bench that has targets passes
+ * them as `reportBench(name, rows, { figures })`.
+ */
+export interface BenchFigure {
+  /** What was measured, as the summary shows it. */
+  figure: string;
+  value: number;
+  unit: string;
+  /** Bounds the value must keep; none for a figure reported for information. */
+  target: { max?: number; min?: number };
+}
+
+export function meetsTarget({ value, target }: BenchFigure): boolean {
+  return (
+    Number.isFinite(value) &&
+    (target.max === undefined || value <= target.max) &&
+    (target.min === undefined || value >= target.min)
+  );
+}
+
+/** Rounds for tables and JSON: figures are read by people, not compared to the microsecond. */
+export function round(value: number, digits = 2): number {
+  return Number(value.toFixed(digits));
+}
+
 /** Prints a table and writes the same figures to dist/bench/<name>.json. */
 export function reportBench(name: string, rows: BenchRow[], extra: Record<string, unknown> = {}): void {
   mkdirSync(OUTPUT_DIR, { recursive: true });

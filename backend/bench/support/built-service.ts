@@ -1,0 +1,142 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { TEST_ADMIN_KEY, TEST_STAFF_KEY } from '../../test/support/test-app';
+
+/**
+ * The built service (dist/backend/main.js) in a process of its own, so its CPU time and memory
+ * can be read from /proc without the benchmark's own work mixed in.
+ */
+
+const ROOT = join(__dirname, '..', '..', '..');
+const MAIN = join(ROOT, 'dist', 'backend', 'main.js');
+
+export interface BuiltService {
+  pid: number;
+  url: string;
+  /** Everything it printed, for a failure message. */
+  output: string[];
+  stop(): Promise<void>;
+}
+
+/** Builds the back end when dist/backend/main.js is missing (`npm run bench` builds first). */
+export function ensureBackendBuilt(): void {
+  if (existsSync(MAIN)) return;
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['build', 'backend', '--output-style=static'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+}
+
+/**
+ * Starts the service as deployed (NODE_ENV=production: JSON logs, request logging on) against
+ * the CRM at `crmBaseUrl`, and waits until /api/health/live answers.
+ */
+export async function startBuiltService(
+  crm: { baseUrl: string; apiKey: string },
+  env: Record<string, string> = {},
+): Promise<BuiltService> {
+  ensureBackendBuilt();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      CRM_BASE_URL: crm.baseUrl,
+      CRM_API_KEY: crm.apiKey,
+      STAFF_REPORT_KEY: TEST_STAFF_KEY,
+      ADMIN_KEY: TEST_ADMIN_KEY,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  // Drained as production's log collector would: the cost of writing logs is the service's.
+  child.stdout?.on('data', (chunk: Buffer) => output.length < 200 && output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  await waitUntilLive(child, url, output);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    pid: child.pid ?? 0,
+    url,
+    output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitUntilLive(child: ChildProcess, url: string, output: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited at start:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/api/health/live`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the service did not start within 30 s:\n${output.join('')}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// --- /proc ------------------------------------------------------------------------------------
+
+let clockTicks: number | undefined;
+
+/** Kernel clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat times. */
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    const reported = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    clockTicks = Number.isFinite(reported) && reported > 0 ? reported : 100;
+  }
+  return clockTicks;
+}
+
+/** User plus system CPU time the process has used, in milliseconds. */
+export function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const userTicks = Number(fields[11]);
+  const systemTicks = Number(fields[12]);
+  return ((userTicks + systemTicks) * 1000) / ticksPerSecond();
+}
+
+export interface ProcessMemory {
+  /** Resident set size now, MiB. */
+  rssMiB: number;
+  /** Highest resident set size since start (or the last resetPeakMemory), MiB. */
+  peakMiB: number;
+}
+
+export function processMemory(pid: number): ProcessMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}
+
+/** Resets VmHWM to the current RSS (Linux: writing 5 to clear_refs). */
+export function resetPeakMemory(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
