@@ -1,0 +1,119 @@
+import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import { MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
+import {
+  DEMO_LINK,
+  routeRequest,
+  samplePdf,
+  send,
+  UNLIMITED_RATE_ENV,
+  uploadRequest,
+} from '../test/reliability/support/route-requests';
+import { TEST_API_KEY } from '../test/support/test-app';
+import { type BenchFigure, percentile, reportBench, round } from './bench-output';
+import {
+  type BuiltService,
+  processMemory,
+  resetPeakMemory,
+  startBuiltService,
+} from './support/built-service';
+import { CrmProxy } from './support/crm-proxy';
+
+/**
+ * A 5 MiB upload (the largest allowed) against the built service in its own process: how much
+ * its resident memory peaks above where it stood before the request (VmHWM, reset before each
+ * upload, against VmRSS), and how much time the service adds to the CRM's. The CRM's time is
+ * the File.create call as the service sees it, timed by a proxy in front of the emulator.
+ */
+
+const UPLOADS = 8;
+const MEMORY_BUDGET_MIB = 60;
+const ADDED_TIME_BUDGET_MS = 100;
+const FILE_CREATE_PATH = '/civicrm/ajax/api4/File/create';
+
+interface UploadSample {
+  totalMs: number;
+  crmMs: number;
+  peakGrowthMiB: number;
+}
+
+describe('a 5 MiB upload', () => {
+  let emulator: CiviCrmEmulator;
+  let proxy: CrmProxy;
+  let service: BuiltService;
+
+  beforeAll(async () => {
+    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY });
+    proxy = await CrmProxy.start(emulator.baseUrl, { replayReads: false });
+    service = await startBuiltService(
+      { baseUrl: proxy.url, apiKey: TEST_API_KEY },
+      { ...UNLIMITED_RATE_ENV },
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await proxy?.stop();
+    await emulator?.stop();
+  });
+
+  async function uploadOnce(pdf: Buffer): Promise<UploadSample> {
+    const before = processMemory(service.pid).rssMiB;
+    resetPeakMemory(service.pid);
+    proxy.calls.length = 0;
+    const response = await send(service.url, uploadRequest(DEMO_LINK, pdf));
+    expect(response.status).toBe(201);
+    const fileCreate = proxy.calls.filter((call) => call.path === FILE_CREATE_PATH);
+    expect(fileCreate).toHaveLength(1);
+    return {
+      totalMs: response.elapsedMs,
+      crmMs: fileCreate[0]?.ms ?? NaN,
+      // RSS may fall during the request (a collection): that is no growth.
+      peakGrowthMiB: Math.max(0, processMemory(service.pid).peakMiB - before),
+    };
+  }
+
+  it('keeps peak memory growth and the added time within budget', async () => {
+    const pdf = samplePdf(MAX_UPLOAD_BYTES);
+    // Warm up: the checksum grant, the file-type module, the JIT.
+    expect((await send(service.url, routeRequest('upload'))).status).toBe(201);
+    await uploadOnce(pdf);
+
+    const samples: UploadSample[] = [];
+    for (let index = 0; index < UPLOADS; index += 1) samples.push(await uploadOnce(pdf));
+
+    const added = samples.map((sample) => sample.totalMs - sample.crmMs).sort((a, b) => a - b);
+    const growth = samples.map((sample) => sample.peakGrowthMiB).sort((a, b) => a - b);
+    const addedP50 = percentile(added, 50);
+    const worstGrowth = growth.at(-1) ?? NaN;
+    const figures: BenchFigure[] = [
+      {
+        figure: 'Upload of 5 MiB: peak memory growth (worst of runs)',
+        value: round(worstGrowth, 1),
+        unit: 'MiB',
+        target: { max: MEMORY_BUDGET_MIB },
+      },
+      {
+        figure: 'Upload of 5 MiB: time added beyond the CRM (p50)',
+        value: round(addedP50, 1),
+        unit: 'ms',
+        target: { max: ADDED_TIME_BUDGET_MS },
+      },
+    ];
+    reportBench(
+      'upload',
+      samples.map((sample, index) => ({
+        upload: index + 1,
+        'total ms': round(sample.totalMs, 1),
+        'CRM ms': round(sample.crmMs, 1),
+        'added ms': round(sample.totalMs - sample.crmMs, 1),
+        'peak growth MiB': round(sample.peakGrowthMiB, 1),
+      })),
+      {
+        fileBytes: pdf.byteLength,
+        addedP50Ms: round(addedP50, 1),
+        worstPeakGrowthMiB: round(worstGrowth, 1),
+        figures,
+      },
+    );
+  }, 180_000);
+});
