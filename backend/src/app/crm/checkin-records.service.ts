@@ -47,7 +47,7 @@ export class CheckinRecordsService {
     return {
       id: orgId,
       name: String(row['organization_name'] || row['display_name'] || ''),
-      values: valuesOf(fields, row),
+      values: valuesOf(fieldReaders(fields), row),
       row,
     };
   }
@@ -72,23 +72,35 @@ export class CheckinRecordsService {
       ],
       orderBy: { activity_date_time: 'DESC', id: 'DESC' },
     });
+    const readers = fieldReaders(fields);
     return rows.map((row) => {
       const stage = row[ACTIVITY_STAGE_FIELD];
       return {
         id: Number(row['id']),
         date: crmDateTimeToIso(row['activity_date_time']),
         stageValue: stage === null || stage === undefined || stage === '' ? null : String(stage),
-        values: valuesOf(fields, row),
+        values: valuesOf(readers, row),
         row,
       };
     });
   }
 }
 
-function valuesOf(fields: readonly FieldConfig[], row: CrmRow): FieldValues {
+interface FieldReader {
+  field: FieldConfig;
+  crmName: string;
+}
+
+/** CRM names resolved once per read, not once per row: a report walks 500 rows of 150 fields. */
+function fieldReaders(fields: readonly FieldConfig[]): FieldReader[] {
+  return fields.map((field) => ({ field, crmName: crmNameOf(field) }));
+}
+
+function valuesOf(readers: readonly FieldReader[], row: CrmRow): FieldValues {
   const values: FieldValues = {};
-  for (const field of fields) {
-    const value = fromCrmValue(field, row, crmNameOf(field));
+  for (let index = 0; index < readers.length; index += 1) {
+    const { field, crmName } = readers[index] as FieldReader;
+    const value = fromCrmValue(field, row, crmName);
     if (value !== null) values[field.name] = value;
   }
   return values;
