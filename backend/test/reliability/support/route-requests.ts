@@ -78,7 +78,7 @@ export function routeRequest(route: RouteName, link: OwnerLink = DEMO_LINK): Rou
     case 'report':
       return get(`/api/report?${linkQuery(link)}`);
     case 'submit':
-      return postJson('/api/submit', submitBody(link));
+      return submitRequest(link);
     case 'upload':
       return uploadRequest(link, samplePdf(SAMPLE_PDF.byteLength));
     case 'staffReport':
@@ -94,8 +94,16 @@ export function linkQuery(link: OwnerLink): string {
   return ownerQuery({ ...link });
 }
 
-export function submitBody(link: OwnerLink, values: Record<string, unknown> = SUBMIT_VALUES) {
-  return { ...link, submissionId: randomUUID(), values };
+export interface SubmitOptions {
+  /** A retry of the same submission sends the same id. */
+  submissionId?: string;
+  values?: Record<string, unknown>;
+}
+
+/** Decision 11's body: the link, a submissionId and the values. */
+export function submitRequest(link: OwnerLink = DEMO_LINK, options: SubmitOptions = {}): RouteRequest {
+  const { submissionId = randomUUID(), values = SUBMIT_VALUES } = options;
+  return postJson('/api/submit', { ...link, submissionId, values });
 }
 
 export function uploadRequest(link: OwnerLink, pdf: Buffer): RouteRequest {

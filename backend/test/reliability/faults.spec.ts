@@ -1,0 +1,312 @@
+import { ERROR_CODES, type ErrorBody, type HealthReport, type StaffReportPayload } from '@checkin/contract';
+import { randomUUID } from 'node:crypto';
+import { OwnerAccessService } from '../../src/app/auth/owner-access.service';
+import type { EmulatorFault, EmulatorFaultKind } from '../../src/app/crm/emulator/civicrm-emulator';
+import { CONTACT_CUSTOM_GROUP, SUBMISSION_ID_FIELD } from '../../src/app/crm/crm-names';
+import { DEMO_ORG_ID } from '../../src/app/crm/in-memory/demo-data';
+import { startTestApp, TEST_API_KEY, type TestApp } from '../support/test-app';
+import {
+  DEMO_LINK,
+  routeRequest,
+  ROUTE_NAMES,
+  type RouteName,
+  type RouteRequest,
+  send,
+  submitRequest,
+  SUCCESS_STATUS,
+  type TimedResponse,
+  UNLIMITED_RATE_ENV,
+} from './support/route-requests';
+
+/**
+ * The CRM misbehaving, as the emulator can make it: every route answers its documented error
+ * within the CRM timeout plus one second, the process stays up, and the first request after the
+ * CRM recovers succeeds.
+ */
+
+const CRM_TIMEOUT_MS = 500;
+const ANSWER_WITHIN_MS = CRM_TIMEOUT_MS + 1_000;
+/** Far past the timeout: the service must give up long before the emulator answers. */
+const SLOW_ANSWER_MS = 5_000;
+
+type GenericFault = Exclude<EmulatorFaultKind, 'v3error'>;
+
+const GENERIC_FAULTS: readonly GenericFault[] = ['down', 'slow', 'http500', 'http401', 'malformed'];
+
+/** How each fault reads in a test name. */
+const FAULT_NAMES: Record<GenericFault, string> = {
+  down: 'down',
+  slow: 'slower than the timeout',
+  http500: 'answering 500',
+  http401: 'refusing the credentials',
+  malformed: 'answering HTML instead of JSON',
+};
+
+const FAULT_CASES = GENERIC_FAULTS.map((kind) => ({ kind, name: FAULT_NAMES[kind] }));
+
+/** What a route's CRM call fails with, as the health answer names it. */
+const DEPENDENCY_FAILURE: Record<GenericFault, string> = {
+  down: 'unreachable',
+  slow: 'timeout',
+  http500: 'failed',
+  http401: 'unauthorized',
+  malformed: 'malformed',
+};
+
+/** CRM failures are 502 CRM_UNAVAILABLE, CRM timeouts 504 CRM_TIMEOUT (decision 14). */
+function expectedError(fault: GenericFault): Pick<ErrorBody, 'statusCode' | 'code'> {
+  return fault === 'slow'
+    ? { statusCode: 504, code: 'CRM_TIMEOUT' }
+    : { statusCode: 502, code: 'CRM_UNAVAILABLE' };
+}
+
+function faultOf(kind: GenericFault, only: Pick<EmulatorFault, 'entity' | 'action'> = {}): EmulatorFault {
+  return kind === 'slow' ? { kind, delayMs: SLOW_ANSWER_MS, ...only } : { kind, ...only };
+}
+
+const OWNER_ROUTES: readonly RouteName[] = ['data', 'submit', 'upload', 'report'];
+
+describe('CRM faults', () => {
+  let service: TestApp;
+  const unhandledRejections: unknown[] = [];
+  const recordRejection = (reason: unknown) => unhandledRejections.push(reason);
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', recordRejection);
+    service = await startTestApp({
+      // The checksum-failure limit keeps its default: an outage must not count as guessing.
+      env: {
+        ...UNLIMITED_RATE_ENV,
+        RATE_LIMIT_CHECKSUM_FAILURES: '10',
+        CRM_TIMEOUT_MS: String(CRM_TIMEOUT_MS),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+    process.off('unhandledRejection', recordRejection);
+  });
+
+  beforeEach(() => {
+    service.emulator.reset();
+  });
+
+  afterEach(() => {
+    expect(unhandledRejections).toEqual([]);
+  });
+
+  function request(route: RouteName, sent: RouteRequest = routeRequest(route)): Promise<TimedResponse> {
+    return send(service.url, sent);
+  }
+
+  async function expectSuccess(route: RouteName, sent?: RouteRequest): Promise<TimedResponse> {
+    const response = await request(route, sent);
+    expect({ route, status: response.status }).toEqual({ route, status: SUCCESS_STATUS[route] });
+    return response;
+  }
+
+  async function expectProcessUp(): Promise<void> {
+    const live = await send(service.url, { method: 'GET', path: '/api/health/live', headers: {} });
+    expect(live.status).toBe(200);
+  }
+
+  /** The error body of decision 14, with nothing of the CRM's own answer in it. */
+  function expectErrorBody(response: TimedResponse, expected: Pick<ErrorBody, 'statusCode' | 'code'>): void {
+    expect(response.status).toBe(expected.statusCode);
+    expect(response.body).toEqual({ ...expected, message: expect.any(String) });
+    expect(ERROR_CODES).toContain(expected.code);
+    expect(JSON.stringify(response.body)).not.toMatch(
+      /Injected|maintenance|<html|error_message|CRM [A-Z]\w+\./,
+    );
+    expect(JSON.stringify(response.body)).not.toContain(TEST_API_KEY);
+  }
+
+  describe.each(ROUTE_NAMES.filter((route) => route !== 'ready'))('%s', (route) => {
+    it.each(FAULT_CASES)(
+      'answers its documented error when the CRM is $name, stays up, and works once the CRM recovers',
+      async ({ kind }) => {
+        await expectSuccess(route);
+        service.emulator.injectFault(faultOf(kind));
+
+        const failed = await request(route);
+        expectErrorBody(failed, expectedError(kind));
+        expect(failed.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+        await expectProcessUp();
+
+        service.emulator.clearFaults();
+        await expectSuccess(route);
+      },
+    );
+  });
+
+  describe('ready', () => {
+    it.each(FAULT_CASES)(
+      'answers 503 naming the failure when the CRM is $name, and 200 once it recovers',
+      async ({ kind }) => {
+        await expectSuccess('ready');
+        service.emulator.injectFault(faultOf(kind));
+
+        const failed = await request('ready');
+        expect(failed.status).toBe(503);
+        const report = failed.body as HealthReport;
+        expect(report.status).toBe('error');
+        expect(report.error['crm']).toEqual({
+          status: 'down',
+          failure: DEPENDENCY_FAILURE[kind],
+          message: expect.any(String),
+        });
+        expect(failed.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+        await expectProcessUp();
+
+        service.emulator.clearFaults();
+        await expectSuccess('ready');
+      },
+    );
+  });
+
+  describe('a cold checksum while the CRM fails', () => {
+    it.each(OWNER_ROUTES.flatMap((route) => FAULT_CASES.map((fault) => ({ route, ...fault }))))(
+      '$route answers the CRM error, not 401, when the CRM is $name during the checksum check',
+      async ({ route, kind }) => {
+        service.app.get(OwnerAccessService).clear();
+        service.emulator.injectFault(faultOf(kind));
+
+        const failed = await request(route);
+        expectErrorBody(failed, expectedError(kind));
+        expect(failed.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+        // Nothing is written before the checksum is known to be valid (decision 2).
+        expect(service.emulator.writes()).toEqual([]);
+
+        service.emulator.clearFaults();
+        await expectSuccess(route);
+      },
+    );
+
+    it('never counts CRM failures as wrong checksums, so an outage locks nobody out', async () => {
+      service.app.get(OwnerAccessService).clear();
+      service.emulator.injectFault(faultOf('http500', { entity: 'Contact', action: 'validateChecksum' }));
+      for (let attempt = 0; attempt < 12; attempt += 1) {
+        expectErrorBody(await request('data'), expectedError('http500'));
+      }
+
+      service.emulator.clearFaults();
+      await expectSuccess('data');
+    });
+  });
+
+  describe('the staff report when only the signed-URL lookup fails', () => {
+    function fileUrls(payload: unknown): string[] {
+      if (Array.isArray(payload)) return payload.flatMap(fileUrls);
+      if (typeof payload !== 'object' || payload === null) return [];
+      return Object.entries(payload).flatMap(([key, value]) =>
+        key === 'url' && typeof value === 'string' ? [value] : fileUrls(value),
+      );
+    }
+
+    it.each<EmulatorFault>([
+      { kind: 'v3error', entity: 'Attachment' },
+      { kind: 'http500', entity: 'Attachment' },
+      { kind: 'down', entity: 'Attachment' },
+      { kind: 'slow', entity: 'Attachment', delayMs: SLOW_ANSWER_MS },
+    ])('still answers 200, without signed URLs, when Attachment.get fails ($kind)', async (fault) => {
+      service.emulator.injectFault(fault);
+
+      const response = await expectSuccess('staffReport');
+      const payload = response.body as StaffReportPayload;
+      expect(payload.organization.id).toBe(DEMO_ORG_ID);
+      expect(payload.fileUrlLookup).toBe('failed');
+      expect(fileUrls(payload)).toEqual([]);
+      expect(response.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+
+      service.emulator.clearFaults();
+      const recovered = await expectSuccess('staffReport');
+      expect((recovered.body as StaffReportPayload).fileUrlLookup).toBe('ok');
+      expect(fileUrls(recovered.body).length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('the check-in activity failing after the organization was updated', () => {
+    const EQUITY_SHARE = 137.5;
+    const EQUITY_SHARE_FIELD = `${CONTACT_CUSTOM_GROUP}.Equity_share`;
+    const submitWith = (submissionId: string): RouteRequest =>
+      submitRequest(DEMO_LINK, {
+        submissionId,
+        values: { Equity_share: EQUITY_SHARE, Steering_committee_size: 9 },
+      });
+
+    function checkInsRecordedAs(submissionId: string): unknown[] {
+      return service.emulator.model.api4('Activity', 'get', {
+        select: ['id'],
+        where: [[SUBMISSION_ID_FIELD, '=', submissionId]],
+      });
+    }
+
+    it('answers ACTIVITY_NOT_SAVED after the contact update went through, and a retry records one check-in', async () => {
+      await expectSuccess('data');
+      service.emulator.injectFault({ kind: 'http500', entity: 'Activity', action: 'create' });
+      const submissionId = randomUUID();
+
+      const failed = await request('submit', submitWith(submissionId));
+      expectErrorBody(failed, { statusCode: 502, code: 'ACTIVITY_NOT_SAVED' });
+      const [update] = service.emulator.callsTo('Contact', 'update');
+      const [create] = service.emulator.callsTo('Activity', 'create');
+      expect(update?.status).toBe(200);
+      expect(create?.status).toBe(500);
+      expect(update!.at).toBeLessThanOrEqual(create!.at);
+      expect(checkInsRecordedAs(submissionId)).toEqual([]);
+      await expectProcessUp();
+
+      service.emulator.clearFaults();
+      await expectSuccess('submit', submitWith(submissionId));
+      expect(checkInsRecordedAs(submissionId)).toHaveLength(1);
+    });
+
+    it('answers 504 ACTIVITY_NOT_SAVED when the create times out, and a retry finds the check-in the CRM made late', async () => {
+      await expectSuccess('data');
+      const lateBy = CRM_TIMEOUT_MS + 300;
+      service.emulator.injectFault({
+        kind: 'slow',
+        entity: 'Activity',
+        action: 'create',
+        delayMs: lateBy,
+        times: 1,
+      });
+      const submissionId = randomUUID();
+
+      const failed = await request('submit', submitWith(submissionId));
+      expectErrorBody(failed, { statusCode: 504, code: 'ACTIVITY_NOT_SAVED' });
+      expect(failed.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+      await waitFor(() => service.emulator.callsTo('Activity', 'create')[0]?.status === 200, lateBy + 1_000);
+
+      const retried = await expectSuccess('submit', submitWith(submissionId));
+      const created = checkInsRecordedAs(submissionId) as Array<{ id: number }>;
+      expect(created).toHaveLength(1);
+      expect(retried.body).toEqual({ activityId: created[0]?.id, submittedAt: expect.any(String) });
+      expect(service.emulator.callsTo('Activity', 'create')).toHaveLength(1);
+    });
+
+    it('keeps the organization values it wrote when the check-in failed', async () => {
+      service.emulator.injectFault({ kind: 'http500', entity: 'Activity', action: 'create' });
+
+      expectErrorBody(await request('submit', submitWith(randomUUID())), {
+        statusCode: 502,
+        code: 'ACTIVITY_NOT_SAVED',
+      });
+      const [organization] = service.emulator.model.api4('Contact', 'get', {
+        select: [EQUITY_SHARE_FIELD],
+        where: [['id', '=', DEMO_ORG_ID]],
+      });
+      expect(organization?.[EQUITY_SHARE_FIELD]).toBe(EQUITY_SHARE);
+    });
+  });
+});
+
+/** Polls `condition` (a state the emulator reaches on its own timer) until it holds. */
+async function waitFor(condition: () => boolean, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
