@@ -89,12 +89,18 @@ describe('DraftStore', () => {
 });
 
 describe('saved times', () => {
-  it('shows hours and minutes', () => {
-    expect(formatSavedTime('2026-11-21T09:05:00Z')).toBe('09:05');
+  // The person reads their own clock: build instants from local times, so the suite holds in
+  // every time zone it runs under.
+  const localInstant = (day: number, hours: number, minutes: number) =>
+    new Date(2026, 10, day, hours, minutes).toISOString();
+  const localNoon = new Date(2026, 10, 21, 12, 5);
+
+  it('shows hours and minutes of the local time', () => {
+    expect(formatSavedTime(localInstant(21, 9, 5))).toBe('09:05');
   });
 
   it('names the day of a draft saved before today', () => {
-    expect(describeSavedAt('2026-11-21T09:05:00Z', NOON)).toBe('at 09:05');
-    expect(describeSavedAt('2026-11-19T17:40:00Z', NOON)).toBe('on November 19, 2026 at 17:40');
+    expect(describeSavedAt(localInstant(21, 9, 5), localNoon)).toBe('at 09:05');
+    expect(describeSavedAt(localInstant(19, 17, 40), localNoon)).toBe('on November 19, 2026 at 17:40');
   });
 });
