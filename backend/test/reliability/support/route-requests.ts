@@ -45,7 +45,7 @@ export const DEMO_LINK: OwnerLink = {
 };
 
 export interface RouteRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD';
   /** Path and query string. */
   path: string;
   headers: Record<string, string>;
