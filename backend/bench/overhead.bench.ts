@@ -3,7 +3,7 @@ import { routeRequest, UNLIMITED_RATE_ENV } from '../test/reliability/support/ro
 import { type LoadResult, runLoad } from '../test/reliability/support/run-load';
 import { TEST_API_KEY } from '../test/support/test-app';
 import { type BenchFigure, reportBench, round } from './bench-output';
-import { type BuiltService, cpuTimeMs, startBuiltService } from './support/built-service';
+import { type BuiltProcess, cpuTimeMs, startBuiltService } from '../test/reliability/support/built-service';
 import { CrmProxy } from './support/crm-proxy';
 
 /**
@@ -24,7 +24,7 @@ const CPU_BUDGET_MS = 0.5;
 describe('service overhead per request', () => {
   let emulator: CiviCrmEmulator;
   let proxy: CrmProxy;
-  let service: BuiltService;
+  let service: BuiltProcess;
 
   beforeAll(async () => {
     emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY });

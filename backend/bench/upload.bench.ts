@@ -11,11 +11,11 @@ import {
 import { TEST_API_KEY } from '../test/support/test-app';
 import { type BenchFigure, percentile, reportBench, round } from './bench-output';
 import {
-  type BuiltService,
+  type BuiltProcess,
   processMemory,
   resetPeakMemory,
   startBuiltService,
-} from './support/built-service';
+} from '../test/reliability/support/built-service';
 import { CrmProxy } from './support/crm-proxy';
 
 /**
@@ -39,7 +39,7 @@ interface UploadSample {
 describe('a 5 MiB upload', () => {
   let emulator: CiviCrmEmulator;
   let proxy: CrmProxy;
-  let service: BuiltService;
+  let service: BuiltProcess;
 
   beforeAll(async () => {
     emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY });

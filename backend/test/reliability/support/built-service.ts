@@ -2,25 +2,28 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { TEST_ADMIN_KEY, TEST_STAFF_KEY } from '../../test/support/test-app';
+import { TEST_ADMIN_KEY, TEST_STAFF_KEY } from '../../support/test-app';
 
 /**
- * The built service (dist/backend/main.js) in a process of its own, so its CPU time and memory
- * can be read from /proc without the benchmark's own work mixed in.
+ * The built service (dist/backend/main.js) and the built CRM emulator (dist/backend/emulator.js),
+ * each in a process of its own: their CPU time and memory can be read from /proc without the
+ * test's or benchmark's own work mixed in, and they run at full speed (jest runs code in a vm
+ * context that makes every global lookup much slower than in an ordinary process).
  */
 
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = join(__dirname, '..', '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'backend', 'main.js');
+const EMULATOR = join(ROOT, 'dist', 'backend', 'emulator.js');
 
-export interface BuiltService {
+export interface BuiltProcess {
   pid: number;
   url: string;
-  /** Everything it printed, for a failure message. */
+  /** What it printed (the first lines of stdout, all of stderr), for a failure message. */
   output: string[];
   stop(): Promise<void>;
 }
 
-/** Builds the back end when dist/backend/main.js is missing (`npm run bench` builds first). */
+/** Builds the back end when dist/backend/main.js is missing (`npm test` and `npm run bench` build first). */
 export function ensureBackendBuilt(): void {
   if (existsSync(MAIN)) return;
   execFileSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['build', 'backend', '--output-style=static'], {
@@ -32,12 +35,12 @@ export function ensureBackendBuilt(): void {
 
 /**
  * Starts the service as deployed (NODE_ENV=production: JSON logs, request logging on) against
- * the CRM at `crmBaseUrl`, and waits until /api/health/live answers.
+ * the CRM at `crm.baseUrl`, and waits until /api/health/live answers.
  */
 export async function startBuiltService(
   crm: { baseUrl: string; apiKey: string },
   env: Record<string, string> = {},
-): Promise<BuiltService> {
+): Promise<BuiltProcess> {
   ensureBackendBuilt();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -56,12 +59,30 @@ export async function startBuiltService(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watch(child, url, `${url}/api/health/live`);
+}
+
+/** Starts the CRM emulator, seeded with the demo data, on a free port. */
+export async function startBuiltEmulator(apiKey: string): Promise<BuiltProcess> {
+  ensureBackendBuilt();
+  const port = await freePort();
+  const child = spawn(process.execPath, [EMULATOR, '--port', String(port), '--api-key', apiKey], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // Any HTTP answer (a 404 for the bare address) means it listens.
+  return watch(child, url, url);
+}
+
+async function watch(child: ChildProcess, url: string, probeUrl: string): Promise<BuiltProcess> {
   const output: string[] = [];
-  // Drained as production's log collector would: the cost of writing logs is the service's.
+  // Drained as production's log collector would: the cost of writing logs is the process's own.
   child.stdout?.on('data', (chunk: Buffer) => output.length < 200 && output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  await waitUntilLive(child, url, output);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitUntilAnswering(child, probeUrl, output);
   return {
     pid: child.pid ?? 0,
     url,
@@ -73,19 +94,21 @@ export async function startBuiltService(
   };
 }
 
-async function waitUntilLive(child: ChildProcess, url: string, output: string[]): Promise<void> {
+async function waitUntilAnswering(child: ChildProcess, probeUrl: string, output: string[]): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited at start:\n${output.join('')}`);
+    if (child.exitCode !== null) throw new Error(`exited at start:\n${output.join('')}`);
     try {
-      if ((await fetch(`${url}/api/health/live`)).ok) return;
+      const response = await fetch(probeUrl);
+      await response.body?.cancel();
+      if (response.status < 500) return;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`the service did not start within 30 s:\n${output.join('')}`);
+  throw new Error(`did not start within 30 s:\n${output.join('')}`);
 }
 
 function freePort(): Promise<number> {
