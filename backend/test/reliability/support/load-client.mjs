@@ -1,7 +1,7 @@
 /**
  * Generates HTTP load with autocannon in a process of its own, so the load generator's CPU and
  * memory never count as the service's. Reads its options as JSON on stdin:
- *   {url, connections, duration?, amount?, timeoutSeconds?, requests: [{method, path, headers, body?}]}
+ *   {url, connections, duration?, amount?, timeoutSeconds?, requests: [{method, path, headers, body?, bodyBase64?}]}
  * and prints one JSON line of results on stdout. Used by load.spec.ts and the overhead benchmark
  * through run-load.ts.
  */
@@ -29,12 +29,16 @@ function summarize(result) {
   };
 }
 
+function decodeBody({ bodyBase64, ...request }) {
+  return bodyBase64 === undefined ? request : { ...request, body: Buffer.from(bodyBase64, 'base64') };
+}
+
 const options = await readStdin();
 const result = await autocannon({
   url: options.url,
   connections: options.connections,
   ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
   timeout: options.timeoutSeconds ?? 10,
-  requests: options.requests,
+  requests: options.requests.map(decodeBody),
 });
 process.stdout.write(`${JSON.stringify(summarize(result))}\n`);

@@ -11,7 +11,7 @@ export interface LoadOptions {
   /** Stop after this many requests. */
   amount?: number;
   timeoutSeconds?: number;
-  /** Each connection cycles through these in order. Bodies must be text. */
+  /** Each connection cycles through these in order. */
   requests: RouteRequest[];
 }
 
@@ -33,10 +33,10 @@ const LOAD_CLIENT = join(__dirname, 'load-client.mjs');
 
 /** Runs autocannon in a child process (load-client.mjs) and resolves with its figures. */
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const requests = options.requests.map((request) => {
-    if (Buffer.isBuffer(request.body)) throw new Error(`${request.path}: load requests carry text bodies`);
-    return request;
-  });
+  // Binary bodies (uploads) cross to the load client as base64.
+  const requests = options.requests.map(({ body, ...request }) =>
+    Buffer.isBuffer(body) ? { ...request, bodyBase64: body.toString('base64') } : { ...request, body },
+  );
   // Jest's NODE_OPTIONS (VM modules) are not the load client's business.
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
