@@ -19,14 +19,6 @@ export interface BenchFigure {
   target: { max?: number; min?: number };
 }
 
-export function meetsTarget({ value, target }: BenchFigure): boolean {
-  return (
-    Number.isFinite(value) &&
-    (target.max === undefined || value <= target.max) &&
-    (target.min === undefined || value >= target.min)
-  );
-}
-
 /** Rounds for tables and JSON: figures are read by people, not compared to the microsecond. */
 export function round(value: number, digits = 2): number {
   return Number(value.toFixed(digits));

@@ -24,7 +24,7 @@ export interface BuiltProcess {
 }
 
 /** Builds the back end when dist/backend/main.js is missing (`npm test` and `npm run bench` build first). */
-export function ensureBackendBuilt(): void {
+function ensureBackendBuilt(): void {
   if (existsSync(MAIN)) return;
   execFileSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['build', 'backend', '--output-style=static'], {
     cwd: ROOT,

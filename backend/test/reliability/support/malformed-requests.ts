@@ -47,7 +47,7 @@ const anyText = fc.oneof(
 );
 
 /** What a client might put where an id belongs. */
-export const idLike: fc.Arbitrary<string> = fc.oneof(
+const idLike: fc.Arbitrary<string> = fc.oneof(
   fc.integer().map(String),
   fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
   fc.double().map(String),
@@ -68,7 +68,7 @@ export const idLike: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Checksums the CRM never issued: random text, look-alikes, CiviCRM-shaped forgeries. */
-export const badChecksum: fc.Arbitrary<string> = fc
+const badChecksum: fc.Arbitrary<string> = fc
   .oneof(
     anyText,
     fc.constantFrom(
@@ -112,7 +112,7 @@ const rawQueryFragment = fc.constantFrom(
 );
 
 /** A query string with link parameters of every shape, repeated keys and broken escapes. */
-export const hostileQuery: fc.Arbitrary<string> = fc
+const hostileQuery: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
       { weight: 4, arbitrary: fc.tuple(linkKey, fc.oneof(idLike, badChecksum)).map(encodePair) },
@@ -162,7 +162,7 @@ const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** A body as text and the content type it is sent with (often a wrong one). */
-export const hostileBody: fc.Arbitrary<{ body: string | Buffer; contentType?: string }> = fc.record(
+const hostileBody: fc.Arbitrary<{ body: string | Buffer; contentType?: string }> = fc.record(
   {
     body: fc.oneof(
       jsonish.map((value) => JSON.stringify(value) ?? ''),
@@ -384,7 +384,7 @@ const notANumber = fc.oneof(
 );
 
 /** A value `field` must refuse, whatever the CRM's options (never null or '', which mean empty). */
-export function invalidValueFor(field: FieldConfig): fc.Arbitrary<unknown> {
+function invalidValueFor(field: FieldConfig): fc.Arbitrary<unknown> {
   switch (field.type) {
     case 'number':
       return fc.oneof(notANumber, fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }));

@@ -17,9 +17,7 @@ export const UNLIMITED_RATE_ENV: Readonly<Record<string, string>> = {
   RATE_LIMIT_CHECKSUM_FAILURES: '100000000',
 };
 
-export type RouteName = 'data' | 'submit' | 'upload' | 'report' | 'staffReport' | 'ready' | 'previewLink';
-
-export const ROUTE_NAMES: readonly RouteName[] = [
+export const ROUTE_NAMES = [
   'data',
   'submit',
   'upload',
@@ -27,7 +25,9 @@ export const ROUTE_NAMES: readonly RouteName[] = [
   'staffReport',
   'ready',
   'previewLink',
-];
+] as const;
+
+export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export interface OwnerLink {
   cid: number;
@@ -64,9 +64,9 @@ export const SUCCESS_STATUS: Readonly<Record<RouteName, number>> = {
 };
 
 /** A field of each side, so a submit writes the organization and then creates the check-in. */
-export const SUBMIT_VALUES = { Equity_share: 150, Steering_committee_size: 9 } as const;
+const SUBMIT_VALUES = { Equity_share: 150, Steering_committee_size: 9 } as const;
 
-export const UPLOAD_FIELD_REF = 'Certificate_of_Incorporation';
+const UPLOAD_FIELD_REF = 'Certificate_of_Incorporation';
 
 const SAMPLE_PDF = readFileSync(join(__dirname, '..', '..', 'fixtures', 'files', 'sample.pdf'));
 
@@ -90,7 +90,7 @@ export function routeRequest(route: RouteName, link: OwnerLink = DEMO_LINK): Rou
   }
 }
 
-export function linkQuery(link: OwnerLink): string {
+function linkQuery(link: OwnerLink): string {
   return ownerQuery({ ...link });
 }
 
