@@ -61,16 +61,6 @@ async function runLinksLighthouseIfPresent() {
 
 function figuresOf(result) {
   if (Array.isArray(result.figures)) return result.figures;
-  // A bench whose rows state their own budget: its p50 is held to it.
-  const budgeted = (result.rows ?? []).filter((row) => typeof row.budgetMs === 'number' && 'p50Ms' in row);
-  if (budgeted.length > 0) {
-    return budgeted.map((row) => ({
-      figure: `${result.name} (p50)`,
-      value: row.p50Ms,
-      unit: 'ms',
-      target: { max: row.budgetMs },
-    }));
-  }
   // The links page's Lighthouse report: a score per template and category, reported as measured.
   if (result.scores) {
     return Object.entries(result.scores).flatMap(([template, byCategory]) =>
@@ -114,15 +104,13 @@ function table(rows) {
 }
 
 function summarize() {
-  const results = existsSync(outputDir)
-    ? readdirSync(outputDir)
-        .filter((file) => file.endsWith('.json') && file !== 'summary.json')
-        .map((file) => JSON.parse(readFileSync(join(outputDir, file), 'utf8')))
+  const files = existsSync(outputDir)
+    ? readdirSync(outputDir).filter((file) => file.endsWith('.json') && file !== 'summary.json')
     : [];
-  const figures = results.flatMap((result) =>
-    figuresOf(result).map((figure) => ({
+  const figures = files.flatMap((file) =>
+    figuresOf(JSON.parse(readFileSync(join(outputDir, file), 'utf8'))).map((figure) => ({
       ...figure,
-      bench: result.name ?? 'links-lighthouse',
+      bench: file.replace(/\.json$/, ''),
       result: verdict(figure),
     })),
   );
