@@ -1,3 +1,4 @@
+import type { LogLevel } from '@nestjs/common';
 import { type ConfigType, registerAs } from '@nestjs/config';
 import { resolve } from 'node:path';
 import { validateEnvironment } from './environment';
@@ -65,11 +66,19 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
         .filter(Boolean) ?? [],
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     logRequests: env.LOG_REQUESTS ? env.LOG_REQUESTS === 'true' : env.NODE_ENV !== 'test',
+    logLevels: logLevelsFrom(env.LOG_LEVEL),
     frontendDist: resolve(env.FRONTEND_DIST ?? 'dist/frontend/browser'),
   };
 }
 
 export type AppConfig = ReturnType<typeof loadAppConfig>;
+
+const LOG_LEVELS_BY_SEVERITY: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Every level at least as severe as the given one. */
+function logLevelsFrom(least: Exclude<LogLevel, 'fatal'>): LogLevel[] {
+  return LOG_LEVELS_BY_SEVERITY.slice(0, LOG_LEVELS_BY_SEVERITY.indexOf(least) + 1);
+}
 
 /** `@Inject(appConfig.KEY) config: AppConfig` anywhere in the back end. */
 export const appConfig = registerAs('app', () => loadAppConfig(process.env));

@@ -155,6 +155,12 @@ export class EnvironmentVariables {
   @IsBooleanString()
   LOG_REQUESTS?: string;
 
+  /** The least severe level written: `debug` adds one line per CRM call. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
   @Transform(trimmed)
   @IsOptional()
   @IsString()

@@ -1,4 +1,5 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from './crm-client';
 import { CrmError, type CrmFailure, normalizeV3Values } from './crm-errors';
@@ -16,22 +17,34 @@ interface Api3Envelope {
 
 /**
  * The live CiviCRM client (civicrm-api.md). Parameters travel as the form field `params`
- * holding a JSON string; `get*` actions go as GET (query string), everything else as POST
- * (form body), getChecksum included. Every call has a timeout; reads are retried once on a network error, writes
- * never. Log lines name the call, the status and the time: never a header, a parameter or a URL
- * with a query, so no secret and no personal data reach the logs.
+ * holding a JSON string; read actions go as GET (query string), everything else as POST
+ * (form body), getChecksum included. Every call has a timeout; reads are retried once on a
+ * network error, writes never. Log lines name the call, the status and the time: never a header,
+ * a parameter or a URL with a query, so no secret and no personal data reach the logs.
+ *
+ * Transport: undici's `request` over one keep-alive pool, not `fetch`: the WHATWG layer of fetch
+ * cost about 2 ms of CPU per form load (five CRM calls) in profiles, more than everything else.
  */
-export class CiviCrmHttpClient implements CrmClient {
+export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   private readonly logger = new Logger('CiviCRM');
   private readonly urls: CiviCrmUrls;
   private readonly headers: Record<string, string>;
+  private readonly pool: Agent;
 
-  constructor(
-    private readonly connection: CrmConnection,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {
+  constructor(private readonly connection: CrmConnection) {
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
+    // The timeout covers waiting for the answer's headers and every pause in its body.
+    this.pool = new Agent({
+      connect: { timeout: connection.timeoutMs },
+      headersTimeout: connection.timeoutMs,
+      bodyTimeout: connection.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
   }
 
   async api4<T extends CrmRow = CrmRow>(
@@ -43,10 +56,10 @@ export class CiviCrmHttpClient implements CrmClient {
     const isRead = READ_ACTIONS.has(action);
     const encoded = { params: JSON.stringify(params) };
     const url = this.urls.api4(entity, action);
-    const request: RequestInit = isRead
+    const outgoing: Outgoing = isRead
       ? { method: 'GET' }
-      : { method: 'POST', body: new URLSearchParams(encoded), headers: FORM_CONTENT_TYPE };
-    const body = await this.send(call, isRead ? withQuery(url, encoded) : url, request, isRead);
+      : { method: 'POST', body: new URLSearchParams(encoded).toString(), headers: FORM_CONTENT_TYPE };
+    const body = await this.send(call, isRead ? withQuery(url, encoded) : url, outgoing, isRead);
     if (!isApi4Envelope(body)) throw new CrmError('malformed', call, 'answer has no values list');
     return body.values as T[];
   }
@@ -62,7 +75,7 @@ export class CiviCrmHttpClient implements CrmClient {
     const body = await this.send(
       call,
       this.urls.api3(),
-      { method: 'POST', body: form, headers: FORM_CONTENT_TYPE },
+      { method: 'POST', body: form.toString(), headers: FORM_CONTENT_TYPE },
       isRead,
     );
     if (!isApi3Envelope(body)) throw new CrmError('malformed', call, 'answer is not a v3 envelope');
@@ -71,26 +84,26 @@ export class CiviCrmHttpClient implements CrmClient {
     return normalizeV3Values<T>(body.values);
   }
 
-  private async send(call: string, url: string, init: RequestInit, retryable: boolean): Promise<unknown> {
+  private async send(call: string, url: string, outgoing: Outgoing, retryable: boolean): Promise<unknown> {
     const started = performance.now();
     try {
-      const response = await this.fetchWithRetry(call, url, init, retryable);
+      const response = await this.requestWithRetry(call, url, outgoing, retryable);
       const elapsed = Math.round(performance.now() - started);
-      this.logger.debug(`${call} ${response.status} in ${elapsed} ms`);
-      if (!response.ok) {
-        await response.body?.cancel();
+      this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        await response.body.dump();
         throw new CrmError(
-          failureForStatus(response.status),
+          failureForStatus(response.statusCode),
           call,
-          `HTTP ${response.status}`,
-          response.status,
+          `HTTP ${response.statusCode}`,
+          response.statusCode,
         );
       }
-      const text = await response.text();
+      const text = await response.body.text();
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new CrmError('malformed', call, 'answer is not JSON', response.status);
+        throw new CrmError('malformed', call, 'answer is not JSON', response.statusCode);
       }
     } catch (error) {
       if (error instanceof CrmError) {
@@ -108,29 +121,35 @@ export class CiviCrmHttpClient implements CrmClient {
     }
   }
 
-  private async fetchWithRetry(
+  private async requestWithRetry(
     call: string,
     url: string,
-    init: RequestInit,
+    outgoing: Outgoing,
     retryable: boolean,
-  ): Promise<Response> {
+  ): Promise<Dispatcher.ResponseData> {
     try {
-      return await this.fetchOnce(url, init);
+      return await this.requestOnce(url, outgoing);
     } catch (error) {
       if (!retryable || isTimeout(error)) throw error;
       this.logger.debug(`${call} network error, retrying once`);
-      return this.fetchOnce(url, init);
+      return this.requestOnce(url, outgoing);
     }
   }
 
-  private fetchOnce(url: string, init: RequestInit): Promise<Response> {
-    return this.fetchImpl(url, {
-      ...init,
-      headers: { ...this.headers, ...(init.headers as Record<string, string> | undefined) },
-      signal: AbortSignal.timeout(this.connection.timeoutMs),
-      redirect: 'error',
+  private requestOnce(url: string, outgoing: Outgoing): Promise<Dispatcher.ResponseData> {
+    return request(url, {
+      method: outgoing.method,
+      body: outgoing.body,
+      headers: { ...this.headers, ...outgoing.headers },
+      dispatcher: this.pool,
     });
   }
+}
+
+interface Outgoing {
+  method: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
 }
 
 const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -164,10 +183,15 @@ function failureForStatus(status: number): CrmFailure {
   return status === 401 || status === 403 ? 'unauthorized' : 'failed';
 }
 
-/** By name, not instanceof: fetch rejects with a DOMException that may come from another realm. */
+const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** By code, not instanceof: errors may come from another realm (jest's VM, for one). */
 function isTimeout(error: unknown): boolean {
-  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
-  return name === 'TimeoutError' || name === 'AbortError';
+  return typeof error === 'object' && error !== null && TIMEOUT_CODES.has((error as { code?: unknown }).code);
 }
 
 function isApi4Envelope(body: unknown): body is Api4Envelope {

@@ -25,6 +25,7 @@ export class AppLogger extends ConsoleLogger {
     super(context, {
       json: config.logFormat === 'json',
       colors: config.logFormat !== 'json' && Boolean(process.stdout.isTTY),
+      logLevels: config.logLevels,
     });
     this.secrets = secretValues(config);
   }
