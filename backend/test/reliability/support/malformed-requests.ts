@@ -161,34 +161,41 @@ const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
   anyText,
 );
 
-/** A body as text and the content type it is sent with (often a wrong one). */
-const hostileBody: fc.Arbitrary<{ body: string | Buffer; contentType?: string }> = fc.record(
-  {
-    body: fc.oneof(
-      jsonish.map((value) => JSON.stringify(value) ?? ''),
-      hostileJsonText,
-      fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)),
-    ),
-    contentType: fc.constantFrom(
-      'application/json',
-      'application/json; charset=utf-16',
-      'application/json; charset=koi8-r',
-      'text/plain',
-      'application/x-www-form-urlencoded',
-      'multipart/form-data',
-      'application/xml',
-      '',
-    ),
-  },
-  { requiredKeys: ['body'] },
-);
-
-function withContentType(
-  base: Record<string, string>,
-  contentType: string | undefined,
-): Record<string, string> {
-  return contentType ? { ...base, 'Content-Type': contentType } : base;
+interface HostileBody {
+  body: string | Buffer;
+  /** Content-Type and Content-Encoding, often wrong for the body, sometimes absent. */
+  headers: Record<string, string>;
 }
+
+/** A body, the type it claims (often a wrong one) and an encoding it may claim and not have. */
+const hostileBody: fc.Arbitrary<HostileBody> = fc
+  .record(
+    {
+      body: fc.oneof(
+        jsonish.map((value) => JSON.stringify(value) ?? ''),
+        hostileJsonText,
+        fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)),
+      ),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'application/json; charset=koi8-r',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+        'application/xml',
+      ),
+      contentEncoding: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'x-unknown'),
+    },
+    { requiredKeys: ['body'] },
+  )
+  .map(({ body, contentType, contentEncoding }) => ({
+    body,
+    headers: {
+      ...(contentType ? { 'Content-Type': contentType } : {}),
+      ...(contentEncoding ? { 'Content-Encoding': contentEncoding } : {}),
+    },
+  }));
 
 export const ownerReadRequest: fc.Arbitrary<RouteRequest> = fc
   .tuple(fc.constantFrom('/api/data', '/api/report'), hostileQuery)
@@ -215,14 +222,12 @@ export const ownerReadWithValidChecksum: fc.Arbitrary<RouteRequest> = fc
     return { method: 'GET', path: `${path}?${[...params, query].join('&')}`, headers: {} };
   });
 
-export const submitRequestWithBadLink: fc.Arbitrary<RouteRequest> = hostileBody.map(
-  ({ body, contentType }) => ({
-    method: 'POST',
-    path: '/api/submit',
-    headers: withContentType({}, contentType),
-    body,
-  }),
-);
+export const submitRequestWithBadLink: fc.Arbitrary<RouteRequest> = hostileBody.map(({ body, headers }) => ({
+  method: 'POST',
+  path: '/api/submit',
+  headers,
+  body,
+}));
 
 /** A browser-printable header value: fetch refuses control characters. */
 const headerValue = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', TEST_STAFF_KEY.slice(0, -1)));
@@ -248,10 +253,10 @@ export const staffReportRequest: fc.Arbitrary<RouteRequest> = fc
 
 export const previewLinkRequest: fc.Arbitrary<RouteRequest> = fc
   .tuple(hostileBody, fc.option(headerValue), fc.boolean())
-  .map(([{ body, contentType }, key, useValidKey]) => ({
+  .map(([{ body, headers }, key, useValidKey]) => ({
     method: 'POST',
     path: '/api/preview-link',
-    headers: withContentType(keyHeader('X-Admin-Key', TEST_ADMIN_KEY, key, useValidKey), contentType),
+    headers: { ...keyHeader('X-Admin-Key', TEST_ADMIN_KEY, key, useValidKey), ...headers },
     body,
   }));
 
@@ -354,10 +359,10 @@ export const strayRequest: fc.Arbitrary<RouteRequest> = fc
     hostileQuery,
     hostileBody,
   )
-  .map(([method, path, query, { body, contentType }]) => ({
+  .map(([method, path, query, { body, headers }]) => ({
     method,
     path: `${path}?${query}`,
-    headers: withContentType({}, method === 'GET' || method === 'HEAD' ? undefined : contentType),
+    headers: method === 'GET' || method === 'HEAD' ? {} : headers,
     body: method === 'GET' || method === 'HEAD' ? undefined : body,
   }));
 
