@@ -42,7 +42,12 @@ describe('GlobalExceptionFilter', () => {
 
   it('names the fields of a validation error', () => {
     const { body } = answerTo(Errors.validation('Check the highlighted fields.', ['Equity_share']));
-    expect(body).toEqual({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'Check the highlighted fields.', fields: ['Equity_share'] });
+    expect(body).toEqual({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'Check the highlighted fields.',
+      fields: ['Equity_share'],
+    });
   });
 
   it('sets Retry-After on rate limiting', () => {
@@ -70,8 +75,26 @@ describe('GlobalExceptionFilter', () => {
   });
 
   it('answers body-parser errors (too large, not JSON) with their status', () => {
-    expect(answerTo({ status: 413, type: 'entity.too.large' }).body).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
-    expect(answerTo({ status: 400, type: 'entity.parse.failed' }).body).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST' });
+    expect(answerTo({ status: 413, type: 'entity.too.large' }).body).toMatchObject({
+      statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    expect(answerTo({ status: 400, type: 'entity.parse.failed' }).body).toMatchObject({
+      statusCode: 400,
+      code: 'BAD_REQUEST',
+    });
+    expect(answerTo({ status: 415, type: 'charset.unsupported' }).body).toMatchObject({
+      statusCode: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
+  });
+
+  it('answers a body that claims an encoding it does not have with 400, not 500', () => {
+    // body-parser's inflate failure: a 400 with `expose` but no `type`.
+    expect(answerTo({ status: 400, expose: true, message: 'incorrect header check' }).body).toMatchObject({
+      statusCode: 400,
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('answers anything unexpected with a plain 500 and no internals', () => {

@@ -81,14 +81,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
     }
-    if (isBodyParserError(exception)) {
-      const status = exception.status;
-      return {
-        statusCode: status,
-        code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST',
-        message: status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON.',
-      };
-    }
+    if (isBodyParserError(exception)) return bodyParserErrorBody(exception);
     this.logger.error(
       `${request.method} ${request.path}: unexpected ${describe(exception)}`,
       exception instanceof Error ? exception.stack : undefined,
@@ -124,13 +117,41 @@ function readableMessage(exception: HttpException): string {
   return exception.message;
 }
 
-function isBodyParserError(error: unknown): error is { status: number; type: string } {
+/**
+ * body-parser's errors: a 4xx status and either a `type` ("entity.too.large") or `expose`
+ * (a body that claims a Content-Encoding it does not have carries no type).
+ */
+function isBodyParserError(error: unknown): error is { status: number; type?: unknown } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, type, expose } = error as { status?: unknown; type?: unknown; expose?: unknown };
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { status?: unknown }).status === 'number' &&
-    typeof (error as { type?: unknown }).type === 'string'
+    typeof status === 'number' &&
+    status >= 400 &&
+    status < 500 &&
+    (typeof type === 'string' || expose === true)
   );
+}
+
+function bodyParserErrorBody({ status, type }: { status: number; type?: unknown }): ErrorBody {
+  switch (status) {
+    case 413:
+      return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' };
+    case 415:
+      return {
+        statusCode: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send the body as UTF-8 JSON without compression.',
+      };
+    default:
+      return {
+        statusCode: 400,
+        code: 'BAD_REQUEST',
+        message:
+          type === 'entity.parse.failed'
+            ? 'The request body is not valid JSON.'
+            : 'The request body could not be read: it is not encoded as it claims.',
+      };
+  }
 }
 
 function describe(exception: unknown): string {
