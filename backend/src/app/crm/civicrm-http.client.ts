@@ -43,8 +43,9 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     });
   }
 
+  /** Idempotent: an application may be shut down by a signal and closed again. */
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.close();
+    if (!this.pool.closed && !this.pool.destroyed) await this.pool.close();
   }
 
   async api4<T extends CrmRow = CrmRow>(
