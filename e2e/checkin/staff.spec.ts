@@ -50,10 +50,19 @@ function fileValues(payload: StaffReportPayload): FileValue[] {
     .filter(isFile);
 }
 
-/** Every toggle (earlier entries, empty fields) opened, so checks see the whole page. */
+/**
+ * Every toggle (earlier entries, empty fields) opened, so checks see the whole page. Clicked
+ * inside the page, all at once: one Playwright click per toggle (about sixty) was slow enough
+ * to time out on a loaded machine. Repeated because an opened part may hold more toggles.
+ */
 async function expandAll(page: Page): Promise<void> {
   const toggles = page.locator('main button[aria-expanded="false"]');
-  while ((await toggles.count()) > 0) await toggles.first().click();
+  for (let round = 0; round < 5 && (await toggles.count()) > 0; round += 1) {
+    await toggles.evaluateAll((buttons) =>
+      buttons.forEach((button) => (button as HTMLButtonElement).click()),
+    );
+  }
+  await expect(toggles).toHaveCount(0);
 }
 
 async function fileLinkTargets(page: Page): Promise<string[]> {
