@@ -9,6 +9,7 @@ import { appConfig, type AppConfig } from './config/app-config';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
+import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (decision 18); uploads have their own 5 MB rule. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -44,7 +45,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(securityHeaders(config));
   app.use('/api', noStore);
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  app.useGlobalPipes(
+    new BodyDepthPipe(),
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+  );
   // On SIGTERM: stop accepting connections, let in-flight requests finish, close Redis, exit 0.
   app.enableShutdownHooks([], { useProcessExit: true });
 }
