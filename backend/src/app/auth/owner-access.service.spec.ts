@@ -33,6 +33,10 @@ class FakeCrm implements CrmClient {
   async api3<T extends CrmRow = CrmRow>(entity: string, action: string): Promise<T[]> {
     throw new Error(`unplanned CRM call v3 ${entity}.${action}`);
   }
+
+  async createFile<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unplanned CRM call File.create');
+  }
 }
 
 const PERSON = 101;

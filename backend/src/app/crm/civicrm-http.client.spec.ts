@@ -97,6 +97,44 @@ describe('CiviCrmHttpClient', () => {
     });
   });
 
+  it('creates a file as a POST File.create with base64 content and a declared length, not chunked', async () => {
+    const raw = await rawServer((_, response) => json(response, 200, { values: [{ id: 77 }] }));
+    server = raw.server;
+    const bytes = Buffer.alloc(200_000, 0xfb);
+    const rows = await new CiviCrmHttpClient(connection(raw.url)).createFile({
+      fileName: 'minutes & notes.pdf',
+      mimeType: 'application/pdf',
+      bytes,
+    });
+    expect(rows).toEqual([{ id: 77 }]);
+    const [request] = raw.seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/civicrm/ajax/api4/File/create');
+    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request?.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(request?.headers['content-length'])).toBe(Buffer.byteLength(request?.body ?? ''));
+    expect(request?.headers['x-civi-auth']).toBe('Bearer the-api-key');
+    expect(JSON.parse(new URLSearchParams(request?.body).get('params') ?? '')).toEqual({
+      values: { file_name: 'minutes & notes.pdf', mime_type: 'application/pdf', content: bytes.toString('base64') },
+    });
+  });
+
+  it('never retries a file creation after a network error', async () => {
+    let attempts = 0;
+    const raw = await rawServer((_, response) => {
+      attempts += 1;
+      response.socket?.destroy();
+    });
+    server = raw.server;
+    const created = new CiviCrmHttpClient(connection(raw.url)).createFile({
+      fileName: 'a.png',
+      mimeType: 'image/png',
+      bytes: Buffer.from('png'),
+    });
+    await expect(created).rejects.toMatchObject({ failure: 'unreachable' });
+    expect(attempts).toBe(1);
+  });
+
   it('authenticates with X-Civi-Auth, the site key and, when configured, webserver Basic Auth', async () => {
     const raw = await rawServer((_, response) => json(response, 200, { values: [] }));
     server = raw.server;

@@ -1,9 +1,11 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from './crm-client';
 import { CrmError, type CrmFailure, normalizeV3Values } from './crm-errors';
 import { CiviCrmUrls, withQuery } from './civicrm-urls';
+import { encodeFileCreateForm, type NewCrmFile } from './file-create-form';
 
 interface Api4Envelope {
   values: unknown[];
@@ -61,8 +63,24 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       ? { method: 'GET' }
       : { method: 'POST', body: new URLSearchParams(encoded).toString(), headers: FORM_CONTENT_TYPE };
     const body = await this.send(call, isRead ? withQuery(url, encoded) : url, outgoing, isRead);
-    if (!isApi4Envelope(body)) throw new CrmError('malformed', call, 'answer has no values list');
-    return body.values as T[];
+    return api4Values<T>(call, body);
+  }
+
+  async createFile<T extends CrmRow = CrmRow>(file: NewCrmFile): Promise<T[]> {
+    const call = 'File.create';
+    const form = encodeFileCreateForm(file);
+    const body = await this.send(
+      call,
+      this.urls.api4('File', 'create'),
+      {
+        method: 'POST',
+        // A stream of the chunks with its length declared: sent as is, never joined into one buffer.
+        body: Readable.from(form.chunks, { objectMode: false }),
+        headers: { ...FORM_CONTENT_TYPE, 'Content-Length': String(form.byteLength) },
+      },
+      false,
+    );
+    return api4Values<T>(call, body);
   }
 
   async api3<T extends CrmRow = CrmRow>(
@@ -149,7 +167,8 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
 
 interface Outgoing {
   method: 'GET' | 'POST';
-  body?: string;
+  /** A stream only for writes: a retry would find it consumed, and writes are never retried. */
+  body?: string | Readable;
   headers?: Record<string, string>;
 }
 
@@ -193,6 +212,11 @@ const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([
 /** By code, not instanceof: errors may come from another realm (jest's VM, for one). */
 function isTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && TIMEOUT_CODES.has((error as { code?: unknown }).code);
+}
+
+function api4Values<T>(call: string, body: unknown): T[] {
+  if (!isApi4Envelope(body)) throw new CrmError('malformed', call, 'answer has no values list');
+  return body.values as T[];
 }
 
 function isApi4Envelope(body: unknown): body is Api4Envelope {

@@ -1,3 +1,5 @@
+import type { NewCrmFile } from './file-create-form';
+
 /**
  * The one way feature code reaches CiviCRM. Two implementations: the live HTTP client
  * (CiviCrmHttpClient) and the in-memory model used in stub mode (InMemoryCrmClient), so stub
@@ -42,6 +44,8 @@ export interface Api4Params {
 
 export type CrmRow = Record<string, unknown>;
 
+export type { NewCrmFile };
+
 export interface CrmClient {
   /** One APIv4 call; `get*` actions travel as GET, every other action as POST. */
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]>;
@@ -51,6 +55,12 @@ export interface CrmClient {
     action: string,
     params: Record<string, unknown>,
   ): Promise<T[]>;
+  /**
+   * APIv4 File.create of a file record linked to nothing, `bytes` sent base64-encoded as
+   * `values.content`. Its own method because the bytes are encoded for the wire without ever
+   * becoming one large JSON string (see encodeFileCreateForm).
+   */
+  createFile<T extends CrmRow = CrmRow>(file: NewCrmFile): Promise<T[]>;
 }
 
 export const CRM_CLIENT = Symbol('CRM_CLIENT');

@@ -40,9 +40,7 @@ export class UploadService {
   }
 
   private async createFileRecord(fileName: string, type: AllowedFileType, bytes: Buffer): Promise<number> {
-    const [row] = await this.crm.api4('File', 'create', {
-      values: { file_name: fileName, mime_type: type.mime, content: bytes.toString('base64') },
-    });
+    const [row] = await this.crm.createFile({ fileName, mimeType: type.mime, bytes });
     const id = Number(row?.['id']);
     if (!Number.isSafeInteger(id) || id <= 0) {
       throw new CrmError('malformed', 'File.create', 'answer has no file id');

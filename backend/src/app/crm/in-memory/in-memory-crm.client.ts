@@ -1,4 +1,4 @@
-import type { Api4Params, CrmClient, CrmRow } from '../crm-client';
+import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from '../crm-client';
 import { CrmError, type CrmFailure, normalizeV3Values } from '../crm-errors';
 import { Api4Error, type CiviCrmModel } from './civicrm-model';
 
@@ -39,6 +39,13 @@ export class InMemoryCrmClient implements CrmClient {
         error.status,
       );
     }
+  }
+
+  createFile<T extends CrmRow = CrmRow>(file: NewCrmFile): Promise<T[]> {
+    const content = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+    return this.api4<T>('File', 'create', {
+      values: { file_name: file.fileName, mime_type: file.mimeType, content: content.toString('base64') },
+    });
   }
 
   async api3<T extends CrmRow = CrmRow>(
