@@ -133,6 +133,10 @@ class RowsCrm implements CrmClient {
   async api3<T extends CrmRow = CrmRow>(): Promise<T[]> {
     throw new Error('unexpected v3 call');
   }
+
+  async createFile<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unexpected File.create');
+  }
 }
 
 async function measure(): Promise<Figures> {

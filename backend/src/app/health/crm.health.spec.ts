@@ -19,6 +19,10 @@ class FakeCrm implements CrmClient {
   async api3<T extends CrmRow = CrmRow>(): Promise<T[]> {
     throw new Error('unplanned v3 call');
   }
+
+  async createFile<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unplanned File.create');
+  }
 }
 
 describe('CrmHealthIndicator', () => {
