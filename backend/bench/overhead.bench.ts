@@ -1,10 +1,12 @@
+import { authenticationHeaders } from '../src/app/crm/civicrm-http.client';
 import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
-import { routeRequest, UNLIMITED_RATE_ENV } from '../test/reliability/support/route-requests';
+import { type RouteRequest, routeRequest, UNLIMITED_RATE_ENV } from '../test/reliability/support/route-requests';
 import { type LoadResult, runLoad } from '../test/reliability/support/run-load';
 import { TEST_API_KEY } from '../test/support/test-app';
 import { type BenchFigure, reportBench, round } from './bench-output';
 import { type BuiltProcess, cpuTimeMs, startBuiltService } from '../test/reliability/support/built-service';
 import { CrmProxy } from './support/crm-proxy';
+import { startReferenceService } from './support/reference-service';
 
 /**
  * The service's own cost per GET /api/data: the built service runs as deployed (production
@@ -12,6 +14,10 @@ import { CrmProxy } from './support/crm-proxy';
  * a proxy that replays the CRM's answers at once, so neither the CRM's time nor the
  * emulator's work counts. CPU time is read from /proc/<pid>/stat before and after a fixed
  * number of requests; throughput is autocannon's at 50 concurrent connections.
+ *
+ * The same load then runs against a reference (support/reference-service.mjs): a bare node:http
+ * server making the same CRM calls and writing an answer of the same size. Its CPU time is this
+ * machine's floor for the work, so the service's figure can be told apart from the machine's speed.
  */
 
 const WARM_UP_REQUESTS = 500;
@@ -41,8 +47,42 @@ describe('service overhead per request', () => {
     await emulator?.stop();
   });
 
-  function load(connections: number, extent: { amount: number } | { duration: number }): Promise<LoadResult> {
-    return runLoad({ url: service.url, connections, ...extent, requests: [routeRequest('data')] });
+  function load(
+    connections: number,
+    extent: { amount: number } | { duration: number },
+    target: { url: string; request: RouteRequest } = { url: service.url, request: routeRequest('data') },
+  ): Promise<LoadResult> {
+    return runLoad({ url: target.url, connections, ...extent, requests: [target.request] });
+  }
+
+  /** CPU time per request of `target`'s process, after a warm-up. */
+  async function cpuPerRequest(target: BuiltProcess, request: RouteRequest): Promise<number> {
+    const url = target.url;
+    expectOnlySuccess(await load(CPU_CONNECTIONS, { amount: WARM_UP_REQUESTS }, { url, request }));
+    const cpuBefore = cpuTimeMs(target.pid);
+    const measured = await load(CPU_CONNECTIONS, { amount: MEASURED_REQUESTS }, { url, request });
+    const cpuMs = cpuTimeMs(target.pid) - cpuBefore;
+    expectOnlySuccess(measured);
+    return cpuMs / measured.total;
+  }
+
+  /** The reference server, making the CRM calls the service made for one form load. */
+  async function startReference(): Promise<{ reference: BuiltProcess; crmCalls: number }> {
+    const dataRequest = routeRequest('data');
+    await untilQuiet(proxy);
+    const callsBefore = proxy.calls.length;
+    const response = await fetch(`${service.url}${dataRequest.path}`);
+    const answerBytes = (await response.arrayBuffer()).byteLength;
+    await untilQuiet(proxy);
+    const crmUrls = proxy.calls.slice(callsBefore).map((call) => `${proxy.url}${call.url}`);
+    const crmHeaders = authenticationHeaders({
+      baseUrl: proxy.url,
+      apiKey: TEST_API_KEY,
+      urlStyle: 'standard',
+      timeoutMs: 10_000,
+    });
+    const reference = await startReferenceService({ crmUrls, crmHeaders, answerBytes });
+    return { reference, crmCalls: crmUrls.length };
   }
 
   function expectOnlySuccess(result: LoadResult): void {
@@ -53,16 +93,19 @@ describe('service overhead per request', () => {
   }
 
   it('measures CPU time per GET /api/data and throughput at 50 connections', async () => {
-    expectOnlySuccess(await load(CPU_CONNECTIONS, { amount: WARM_UP_REQUESTS }));
-
-    const cpuBefore = cpuTimeMs(service.pid);
-    const measured = await load(CPU_CONNECTIONS, { amount: MEASURED_REQUESTS });
-    const cpuPerRequestMs = (cpuTimeMs(service.pid) - cpuBefore) / measured.total;
-    expectOnlySuccess(measured);
+    const cpuPerRequestMs = await cpuPerRequest(service, routeRequest('data'));
 
     const throughput = await load(THROUGHPUT_CONNECTIONS, { duration: THROUGHPUT_SECONDS });
     expectOnlySuccess(throughput);
     const replayed = proxy.calls.filter((call) => call.replayed).length;
+
+    const { reference, crmCalls } = await startReference();
+    let floorMs: number;
+    try {
+      floorMs = await cpuPerRequest(reference, { method: 'GET', path: '/', headers: {} });
+    } finally {
+      await reference.stop();
+    }
 
     const figures: BenchFigure[] = [
       {
@@ -70,6 +113,12 @@ describe('service overhead per request', () => {
         value: round(cpuPerRequestMs, 3),
         unit: 'ms',
         target: { max: CPU_BUDGET_MS },
+      },
+      {
+        figure: `Floor: bare node:http server making the same ${crmCalls} CRM calls`,
+        value: round(floorMs, 3),
+        unit: 'ms',
+        target: {},
       },
       {
         figure: `Throughput of GET /api/data at ${THROUGHPUT_CONNECTIONS} connections`,
@@ -82,11 +131,25 @@ describe('service overhead per request', () => {
       'overhead',
       [
         {
-          measurement: `CPU per request (${measured.total} requests, ${CPU_CONNECTIONS} connections)`,
+          measurement: `CPU per request (${MEASURED_REQUESTS} requests, ${CPU_CONNECTIONS} connections)`,
           value: round(cpuPerRequestMs, 3),
           unit: 'ms',
           target: `≤ ${CPU_BUDGET_MS}`,
           result: cpuPerRequestMs <= CPU_BUDGET_MS ? 'PASS' : 'MISS',
+        },
+        {
+          measurement: `floor: bare node:http server, same ${crmCalls} CRM calls, same answer size`,
+          value: round(floorMs, 3),
+          unit: 'ms',
+          target: '',
+          result: '',
+        },
+        {
+          measurement: 'service minus floor (Nest, Express, guards, logging, prefill)',
+          value: round(cpuPerRequestMs - floorMs, 3),
+          unit: 'ms',
+          target: '',
+          result: '',
         },
         {
           measurement: `throughput (${THROUGHPUT_CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s)`,
@@ -108,9 +171,20 @@ describe('service overhead per request', () => {
       {
         setup: 'built service, NODE_ENV=production, request logging on; CRM reads replayed by a proxy',
         crmCallsReplayed: replayed,
+        crmCallsPerFormLoad: crmCalls,
+        floorCpuPerRequestMs: floorMs,
         throughput,
         figures,
       },
     );
   }, 180_000);
 });
+
+/** Waits until the proxy has seen no new call for a while: requests of an ended load may still be finishing. */
+async function untilQuiet(proxy: CrmProxy): Promise<void> {
+  let seen = -1;
+  while (seen !== proxy.calls.length) {
+    seen = proxy.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}

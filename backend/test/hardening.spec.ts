@@ -77,6 +77,8 @@ describe('production hardening (live mode against the CRM emulator)', () => {
       const response = await test.get(`/api/report?${demoLink}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
+      // Nothing may revalidate a no-store answer: no validator is computed for one.
+      expect(response.headers.get('etag')).toBeNull();
     });
 
     it('upgrades insecure requests only when the service is published over HTTPS', async () => {

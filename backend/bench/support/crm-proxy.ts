@@ -12,6 +12,8 @@ export interface ProxiedCall {
   method: string;
   /** Path without the query string (which holds the call's parameters). */
   path: string;
+  /** Path and query string, as the service sent them. */
+  url: string;
   status: number;
   /** From the request's arrival to the answer's end, milliseconds. */
   ms: number;
@@ -79,6 +81,7 @@ export class CrmProxy {
       this.calls.push({
         method,
         path: url.split('?')[0] ?? url,
+        url,
         status: answer.status,
         ms: performance.now() - arrived,
         replayed: stored !== undefined,

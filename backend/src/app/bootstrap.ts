@@ -37,6 +37,9 @@ export async function createApp(
 /** Middleware order matters: the request id first, so even a refused body is logged with one. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
+  // API answers are no-store, so a validator is never used; Express would hash every body for one.
+  // Static files keep theirs (serve-static sets its own).
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
   app.use(requestLogging({ logRequests: config.logRequests }));

@@ -111,7 +111,7 @@ async function waitUntilAnswering(child: ChildProcess, probeUrl: string, output:
   throw new Error(`did not start within 30 s:\n${output.join('')}`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
