@@ -123,7 +123,14 @@ describe('CRM round trips per route', () => {
     const roundsByScenario: Record<string, string> = {};
     for (const scenario of SCENARIOS) {
       const measurements = await run(scenario);
-      for (const { rounds } of measurements) expect(writesWaitForChecksum(rounds)).toBe(true);
+      for (const { rounds } of measurements) {
+        // Every scenario needs the CRM: no call seen means the timeline missed a client method.
+        expect({ scenario: scenario.name, reachedCrm: rounds.length > 0 }).toEqual({
+          scenario: scenario.name,
+          reachedCrm: true,
+        });
+        expect(writesWaitForChecksum(rounds)).toBe(true);
+      }
 
       const p50Ms = percentile(sorted(measurements.map((measurement) => measurement.elapsedMs)), 50);
       const roundTrips = percentile(sorted(measurements.map((measurement) => measurement.rounds.length)), 50);

@@ -30,6 +30,7 @@ export function recordCrmCalls(client: CrmClient): CrmCallTimeline {
   const timeline = new CrmCallTimeline();
   const api4 = client.api4.bind(client);
   const api3 = client.api3.bind(client);
+  const createFile = client.createFile.bind(client);
   const timed = async <T>(name: string, action: string, call: () => Promise<T>): Promise<T> => {
     const startedAt = performance.now();
     try {
@@ -42,6 +43,7 @@ export function recordCrmCalls(client: CrmClient): CrmCallTimeline {
     timed(`${entity}.${action}`, action, () => api4(entity, action, params));
   client.api3 = (entity, action, params) =>
     timed(`v3 ${entity}.${action}`, action, () => api3(entity, action, params));
+  client.createFile = (file) => timed('File.create', 'create', () => createFile(file));
   return timeline;
 }
 

@@ -189,6 +189,17 @@ describe('CiviCrmEmulator', () => {
       expect(emulator.callsTo('Contact').map((call) => call.batchKey)).toEqual(['person', 'check', 'broken']);
     });
 
+    it('refuses a batch sent by GET, even one of reads, as CiviCRM does (405)', async () => {
+      const calls = JSON.stringify({ person: ['Contact', 'get', demoPerson] });
+      const response = await fetch(
+        `${emulator.baseUrl}/civicrm/ajax/api4?${new URLSearchParams({ calls })}`,
+        {
+          headers: HEADERS,
+        },
+      );
+      expect(response.status).toBe(405);
+    });
+
     it('answers with the error status when every call failed', async () => {
       const response = await batch({ broken: ['Contact', 'get', { where: [['nope', '=', 1]] }] });
       expect(response.status).toBe(500);
@@ -354,6 +365,24 @@ describe('CiviCrmEmulator', () => {
       emulator.clearCalls();
       expect(emulator.calls).toEqual([]);
     });
+
+    it('keeps only the newest calls when given a record limit', async () => {
+      const limited = await CiviCrmEmulator.start({ apiKey: API_KEY, recordLimit: 2 });
+      try {
+        for (const id of [1, 2, 3]) {
+          await fetch(
+            `${limited.baseUrl}/civicrm/ajax/api4/Contact/get?${new URLSearchParams({ params: JSON.stringify({ where: [['id', '=', id]] }) })}`,
+            { headers: HEADERS },
+          );
+        }
+        expect(limited.calls.map((call) => call.params)).toEqual([
+          { where: [['id', '=', 2]] },
+          { where: [['id', '=', 3]] },
+        ]);
+      } finally {
+        await limited.stop();
+      }
+    });
   });
 
   describe('faults and latency', () => {
@@ -440,7 +469,12 @@ describe('CiviCrmEmulator', () => {
 
 describe('emulator command line', () => {
   it('defaults to port 8089 and the default key', () => {
-    expect(parseEmulatorArgs([])).toEqual({ port: 8089, apiKey: DEFAULT_EMULATOR_API_KEY, latencyMs: 0 });
+    expect(parseEmulatorArgs([])).toEqual({
+      port: 8089,
+      apiKey: DEFAULT_EMULATOR_API_KEY,
+      latencyMs: 0,
+      recordLimit: 1_000,
+    });
   });
 
   it('reads --port, --api-key and --site-key in both spellings', () => {
@@ -449,6 +483,7 @@ describe('emulator command line', () => {
       apiKey: 'k',
       siteKey: 's',
       latencyMs: 0,
+      recordLimit: 1_000,
     });
   });
 

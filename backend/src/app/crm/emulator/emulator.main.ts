@@ -8,6 +8,8 @@ import { CiviCrmEmulator, type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY 
  */
 
 const DEFAULT_PORT = 8089;
+/** Run alone, nobody reads the record of calls: keep the newest few for debugging, not hours of them. */
+const RECORD_LIMIT = 1_000;
 
 export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptions {
   const values = new Map<string, string>();
@@ -31,6 +33,7 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     port,
     apiKey: values.get('api-key') ?? DEFAULT_EMULATOR_API_KEY,
     latencyMs: latency,
+    recordLimit: RECORD_LIMIT,
     ...(siteKey ? { siteKey } : {}),
     ...(host ? { host } : {}),
   };
