@@ -142,7 +142,7 @@ class RowsCrm implements CrmClient {
 async function measure(): Promise<Figures> {
   const sections = benchSections();
   const fields = sections.flatMap((section) => section.fields);
-  const records = new CheckinRecordsService(new RowsCrm(crmRows(fields)));
+  const records = new CheckinRecordsService(new RowsCrm(JSON.parse(JSON.stringify(crmRows(fields))) as CrmRow[]));
   const build = async () => {
     const checkins = await records.listCheckins(ORG_ID, fields);
     return buildReportPayload({ orgName: 'Bench Co-op', checkins, options: {}, stages: STAGES, sections });

@@ -3,7 +3,7 @@ import type { FieldConfig, FieldValues } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
-import { crmDateTimeToIso, fromCrmValue, selectFor } from './crm-values';
+import { crmDateTimeToIso, fileNameColumn, fromCrmValue, selectFor } from './crm-values';
 
 export interface OrganizationRecord {
   id: number;
@@ -89,18 +89,22 @@ export class CheckinRecordsService {
 interface FieldReader {
   field: FieldConfig;
   crmName: string;
+  /** The file name join's column, for file fields. */
+  fileNameColumn: string | undefined;
 }
 
 /** CRM names resolved once per read, not once per row: a report walks 500 rows of 150 fields. */
 function fieldReaders(fields: readonly FieldConfig[]): FieldReader[] {
-  return fields.map((field) => ({ field, crmName: crmNameOf(field) }));
+  return fields.map((field) => {
+    const crmName = crmNameOf(field);
+    return { field, crmName, fileNameColumn: field.type === 'file' ? fileNameColumn(crmName) : undefined };
+  });
 }
 
 function valuesOf(readers: readonly FieldReader[], row: CrmRow): FieldValues {
   const values: FieldValues = {};
-  for (let index = 0; index < readers.length; index += 1) {
-    const { field, crmName } = readers[index] as FieldReader;
-    const value = fromCrmValue(field, row, crmName);
+  for (const { field, crmName, fileNameColumn } of readers) {
+    const value = fromCrmValue(field, row[crmName], fileNameColumn && row[fileNameColumn]);
     if (value !== null) values[field.name] = value;
   }
   return values;

@@ -8,17 +8,24 @@ import type { FieldConfig, FieldValue, FileValue } from '@checkin/contract';
 /** The select list that reads a field, with the `.file_name` join for file fields. */
 export function selectFor(fields: readonly FieldConfig[], crmName: (field: FieldConfig) => string): string[] {
   return fields.flatMap((field) =>
-    field.type === 'file' ? [crmName(field), `${crmName(field)}.file_name`] : [crmName(field)],
+    field.type === 'file' ? [crmName(field), fileNameColumn(crmName(field))] : [crmName(field)],
   );
 }
 
-/** A CRM value read into a form value; null for empty. */
-export function fromCrmValue(field: FieldConfig, row: Record<string, unknown>, crmName: string): FieldValue {
-  const raw = row[crmName];
+/** The APIv4 join that reads a file field's file name alongside its id. */
+export function fileNameColumn(crmName: string): string {
+  return `${crmName}.file_name`;
+}
+
+/**
+ * A CRM value read into a form value; null for empty. `fileName` is the file name join's value,
+ * read only for file fields.
+ */
+export function fromCrmValue(field: FieldConfig, raw: unknown, fileName?: unknown): FieldValue {
   if (isEmptyCrmValue(raw)) return null;
   switch (field.type) {
     case 'file':
-      return toFileValue(raw, row[`${crmName}.file_name`]);
+      return toFileValue(raw, fileName);
     case 'number':
     case 'currency':
     case 'percent':

@@ -21,19 +21,18 @@ export function buildFieldHistory(
   checkins: readonly CheckinRecord[],
   fields: readonly FieldConfig[],
 ): FieldHistory {
-  const entriesByField: FieldHistoryEntry[][] = fields.map(() => []);
-  for (const checkin of checkins) {
-    const values = checkin.values;
-    fields.forEach((field, index) => {
-      const value = values[field.name];
-      if (value !== undefined)
-        entriesByField[index]?.push({ value, date: checkin.date, activityId: checkin.id });
-    });
+  const names = fields.map((field) => field.name);
+  const entriesByField: FieldHistoryEntry[][] = names.map(() => []);
+  for (const { values, date, id } of checkins) {
+    for (let index = 0; index < names.length; index += 1) {
+      const value = values[names[index] as string];
+      if (value !== undefined) entriesByField[index]?.push({ value, date, activityId: id });
+    }
   }
   const history: FieldHistory = {};
-  fields.forEach((field, index) => {
+  names.forEach((name, index) => {
     const entries = entriesByField[index] ?? [];
-    if (entries.length > 0) history[field.name] = entries;
+    if (entries.length > 0) history[name] = entries;
   });
   return history;
 }
