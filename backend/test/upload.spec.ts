@@ -14,6 +14,7 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.client';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
+import { LINGER_MS } from '../src/app/upload/upload-form';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const FIXTURES = join(__dirname, 'fixtures/files');
@@ -245,53 +246,37 @@ describe('POST /api/upload', () => {
       expect(service.emulator.writes()).toEqual([]);
     });
 
-    it('refuses a request declaring more than 10 MB before reading its body', async () => {
-      const { status, body, connection } = await new Promise<{
-        status: number;
-        body: string;
-        connection?: string;
-      }>((resolve, reject) => {
+    /**
+     * Sends the start of a multipart upload (`head`), then `chunks` megabytes one after the other
+     * until an answer comes, and resolves with the answer and whether the service then closed the
+     * connection (within LINGER_MS and a second).
+     */
+    function sendOversizedUpload(
+      headers: Record<string, string>,
+      chunks: number,
+    ): Promise<{ status: number; body: string; closed: boolean }> {
+      return new Promise((resolve, reject) => {
         const request = httpRequest(`${service.url}/api/upload`, {
           method: 'POST',
-          headers: {
-            'Content-Type': 'multipart/form-data; boundary=x',
-            'Content-Length': String(11 * 1024 * 1024),
-          },
-        });
-        request.on('response', (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => {
-            resolve({
-              status: response.statusCode ?? 0,
-              body: text,
-              connection: response.headers.connection,
-            });
-            request.destroy();
-          });
-        });
-        request.on('error', reject);
-        // Only the start of the promised body is ever sent.
-        request.write('--x\r\n');
-      });
-
-      expect(status).toBe(413);
-      expect((JSON.parse(body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
-      expect(connection).toBe('close');
-      expect(service.emulator.calls).toEqual([]);
-    });
-    it('cuts off a body sent in chunks once it passes 10 MB', async () => {
-      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = httpRequest(`${service.url}/api/upload`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+          headers: { 'Content-Type': 'multipart/form-data; boundary=x', ...headers },
         });
         let answered = false;
+        let closed = false;
+        request.on('socket', (socket) => socket.once('close', () => (closed = true)));
         request.on('response', (response) => {
           answered = true;
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          response.on('end', () => {
+            const deadline = Date.now() + LINGER_MS + 1_000;
+            const waitForClose = (): void => {
+              if (closed || Date.now() > deadline) {
+                resolve({ status: response.statusCode ?? 0, body: text, closed });
+                request.destroy();
+              } else setTimeout(waitForClose, 20);
+            };
+            waitForClose();
+          });
         });
         // Writes fail once the service has answered and closed the connection: that is the point.
         request.on('error', (error) => (answered ? undefined : reject(error)));
@@ -304,11 +289,26 @@ describe('POST /api/upload', () => {
           if (answered || left === 0 || request.destroyed) return;
           request.write(megabyte, () => send(left - 1));
         };
-        send(32);
+        send(chunks);
       });
+    }
 
-      expect(status).toBe(413);
-      expect((JSON.parse(body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+    it('refuses a request declaring more than 10 MB before reading its body, then closes', async () => {
+      // Only the start of the promised body is ever sent.
+      const answer = await sendOversizedUpload({ 'Content-Length': String(11 * 1024 * 1024) }, 0);
+
+      expect(answer.status).toBe(413);
+      expect((JSON.parse(answer.body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+      expect(answer.closed).toBe(true);
+      expect(service.emulator.calls).toEqual([]);
+    });
+
+    it('cuts off a body sent in chunks once it passes 10 MB, and the client still reads the 413', async () => {
+      const answer = await sendOversizedUpload({}, 32);
+
+      expect(answer.status).toBe(413);
+      expect((JSON.parse(answer.body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+      expect(answer.closed).toBe(true);
       expect(service.emulator.calls).toEqual([]);
     });
   });

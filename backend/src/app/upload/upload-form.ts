@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors/app-error';
 import { UploadErrors } from './upload-errors';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from './upload-policy';
@@ -99,8 +99,29 @@ function stopAfterTooManyBytes(
     reject(UploadErrors.fileTooLarge());
     request.unpipe(parser);
     parser.destroy();
-    // Discarded until the refusal, sent with Connection: close, ends the connection.
+    // Dropped from here on; the refusal then ends the connection (closeAfterAnswer).
     request.resume();
   };
   request.on('data', count);
+}
+
+/** How long the rest of a refused body is read and dropped before the connection is closed. */
+export const LINGER_MS = 2_000;
+
+/**
+ * Ends the connection once an answer given before the body was read to its end has gone out.
+ * Closing at once would make the client's next write meet a reset, and a reset throws away the
+ * answer the client has not read yet: it would see a broken connection instead of the 413. So
+ * the service stops writing (the client reads the answer, then the end of the stream), drops
+ * whatever still arrives for up to LINGER_MS, then closes: a lingering close, as web servers do.
+ */
+export function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+  response.once('finish', () => {
+    const socket = request.socket;
+    request.resume();
+    socket.end();
+    const lingering = setTimeout(() => socket.destroy(), LINGER_MS);
+    lingering.unref();
+    socket.once('close', () => clearTimeout(lingering));
+  });
 }

@@ -2,7 +2,7 @@ import { Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common
 import type { UploadResponse } from '@checkin/contract';
 import type { Request, Response } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
-import { readUploadForm } from './upload-form';
+import { closeAfterAnswer, readUploadForm } from './upload-form';
 import { UploadService } from './upload.service';
 
 /**
@@ -23,8 +23,8 @@ export class UploadController {
     try {
       return await this.uploads.store(await readUploadForm(request), clientAddress(request));
     } catch (error) {
-      // Refused before the body was read to its end: close the connection instead of reading the rest.
-      if (!request.complete) response.setHeader('Connection', 'close');
+      // Refused before the body was read to its end: the rest is not wanted, nor the connection.
+      if (!request.complete) closeAfterAnswer(request, response);
       throw error;
     }
   }
