@@ -6,19 +6,12 @@
  * logging: its CPU time per request is what this machine charges for the HTTP and JSON work
  * alone, so the service's figure can be read against it.
  *
- * Reads its options as JSON on stdin: {port, crmUrls: string[], crmHeaders, answerBytes}.
- * Prints "listening" once it accepts connections.
+ * Reads its options as JSON from REFERENCE_OPTIONS: {port, crmUrls: string[], crmHeaders, answerBytes}.
  */
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
-const { port, crmUrls, crmHeaders, answerBytes } = await readStdin();
+const { port, crmUrls, crmHeaders, answerBytes } = JSON.parse(process.env.REFERENCE_OPTIONS ?? '{}');
 // The service's pool settings (CiviCrmHttpClient).
 const pool = new Agent({
   connect: { timeout: 10_000 },
@@ -51,5 +44,5 @@ const server = createServer((_incoming, outgoing) => {
     },
   );
 });
-server.listen(port, '127.0.0.1', () => process.stdout.write('listening\n'));
+server.listen(port, '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => pool.close().then(() => process.exit(0))));

@@ -76,7 +76,8 @@ export async function startBuiltEmulator(apiKey: string): Promise<BuiltProcess> 
   return watch(child, url, url);
 }
 
-async function watch(child: ChildProcess, url: string, probeUrl: string): Promise<BuiltProcess> {
+/** Collects `child`'s output and resolves once `probeUrl` answers with any status under 500. */
+export async function watch(child: ChildProcess, url: string, probeUrl: string): Promise<BuiltProcess> {
   const output: string[] = [];
   // Drained as production's log collector would: the cost of writing logs is the process's own.
   child.stdout?.on('data', (chunk: Buffer) => output.length < 200 && output.push(chunk.toString()));
