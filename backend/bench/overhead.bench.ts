@@ -1,6 +1,10 @@
 import { authenticationHeaders } from '../src/app/crm/civicrm-http.client';
 import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
-import { type RouteRequest, routeRequest, UNLIMITED_RATE_ENV } from '../test/reliability/support/route-requests';
+import {
+  type RouteRequest,
+  routeRequest,
+  UNLIMITED_RATE_ENV,
+} from '../test/reliability/support/route-requests';
 import { type LoadResult, runLoad } from '../test/reliability/support/run-load';
 import { TEST_API_KEY } from '../test/support/test-app';
 import { type BenchFigure, reportBench, round } from './bench-output';
@@ -75,12 +79,7 @@ describe('service overhead per request', () => {
     const answerBytes = (await response.arrayBuffer()).byteLength;
     await untilQuiet(proxy);
     const crmUrls = proxy.calls.slice(callsBefore).map((call) => `${proxy.url}${call.url}`);
-    const crmHeaders = authenticationHeaders({
-      baseUrl: proxy.url,
-      apiKey: TEST_API_KEY,
-      urlStyle: 'standard',
-      timeoutMs: 10_000,
-    });
+    const crmHeaders = authenticationHeaders({ apiKey: TEST_API_KEY });
     const reference = await startReferenceService({ crmUrls, crmHeaders, answerBytes });
     return { reference, crmCalls: crmUrls.length };
   }

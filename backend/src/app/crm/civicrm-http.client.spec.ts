@@ -36,7 +36,14 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 
 function connection(baseUrl: string, extra: Partial<CrmConnection> = {}): CrmConnection {
-  return { baseUrl, apiKey: 'the-api-key', urlStyle: 'standard', timeoutMs: 500, ...extra };
+  return {
+    baseUrl,
+    apiKey: 'the-api-key',
+    urlStyle: 'standard',
+    timeoutMs: 500,
+    customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
+    ...extra,
+  } as CrmConnection;
 }
 
 describe('CiviCrmHttpClient', () => {
@@ -115,7 +122,11 @@ describe('CiviCrmHttpClient', () => {
     expect(Number(request?.headers['content-length'])).toBe(Buffer.byteLength(request?.body ?? ''));
     expect(request?.headers['x-civi-auth']).toBe('Bearer the-api-key');
     expect(JSON.parse(new URLSearchParams(request?.body).get('params') ?? '')).toEqual({
-      values: { file_name: 'minutes & notes.pdf', mime_type: 'application/pdf', content: bytes.toString('base64') },
+      values: {
+        file_name: 'minutes & notes.pdf',
+        mime_type: 'application/pdf',
+        content: bytes.toString('base64'),
+      },
     });
   });
 

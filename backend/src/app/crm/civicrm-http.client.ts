@@ -195,7 +195,9 @@ const READ_ACTIONS: ReadonlySet<string> = new Set(['get', 'getFields', 'getActio
  * X-Civi-Auth carries the API key for CiviCRM; when a webserver in front of the CRM demands
  * Basic Auth, Authorization carries that, and CiviCRM (which reads X-Civi-Auth first) ignores it.
  */
-export function authenticationHeaders(connection: CrmConnection): Record<string, string> {
+export function authenticationHeaders(
+  connection: Pick<CrmConnection, 'apiKey' | 'siteKey' | 'basicAuth'>,
+): Record<string, string> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-Requested-With': 'XMLHttpRequest',
