@@ -21,12 +21,13 @@ class Cleanup {
     $unreferenced = self::unreferencedCondition();
     $ageSeconds = (int) round($ageHours * 3600);
     $candidates = \CRM_Core_DAO::executeQuery(
-      'SELECT u.file_id, f.uri, f.is_public FROM `' . Uploads::TABLE . '` u
+      'SELECT u.file_id, f.* FROM `' . Uploads::TABLE . '` u
         JOIN civicrm_file f ON f.id = u.file_id
         WHERE u.uploaded_at <= NOW() - INTERVAL %1 SECOND AND ' . $unreferenced . '
         ORDER BY u.file_id',
       [1 => [$ageSeconds, 'Integer']]
     )->fetchAll();
+    // f.* rather than f.is_public: that column exists only from 6.x on.
     $removed = [];
     foreach ($candidates as $file) {
       $fileId = (int) $file['file_id'];
@@ -41,7 +42,7 @@ class Cleanup {
         continue;
       }
       $removed[] = $fileId;
-      $path = Uploads::path($file['uri'], (bool) $file['is_public']);
+      $path = Uploads::path($file['uri'], !empty($file['is_public']));
       if ($path !== NULL && is_file($path) && !unlink($path)) {
         \Civi::log()->warning('checkin_middleware: removed file {id} from the database but could not delete {path}', [
           'id' => $fileId,

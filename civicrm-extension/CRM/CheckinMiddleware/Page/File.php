@@ -28,13 +28,14 @@ class CRM_CheckinMiddleware_Page_File extends CRM_Core_Page {
       $this->refuse(403, 'PERMISSION_DENIED', 'Opening files needs the permission "access uploaded files"');
     }
     $file = CRM_Core_DAO::executeQuery(
-      'SELECT uri, mime_type, is_public FROM civicrm_file WHERE id = %1',
+      // SELECT *: is_public exists only from 6.x on.
+      'SELECT * FROM civicrm_file WHERE id = %1',
       [1 => [(int) $id, 'Positive']]
     );
     if (!$file->fetch()) {
       $this->refuse(404, 'FILE_NOT_FOUND', 'No file has this id');
     }
-    $path = Uploads::path($file->uri, (bool) $file->is_public);
+    $path = Uploads::path($file->uri, !empty($file->is_public));
     if ($path === NULL || !is_file($path) || !is_readable($path)) {
       $this->refuse(404, 'FILE_CONTENT_MISSING', 'The file record exists but its content is not on the server');
     }

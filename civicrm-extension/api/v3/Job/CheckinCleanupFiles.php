@@ -28,7 +28,9 @@ function civicrm_api3_job_checkin_cleanup_files($params) {
     throw new CRM_Core_Exception('age_hours must be a number of hours, 0 or more');
   }
   $removed = Cleanup::run($ageHours);
-  return civicrm_api3_create_success($removed, $params, 'Job', 'checkin_cleanup_files', NULL, [
+  // Passed by reference on 6.x, so it must be a variable.
+  $dao = NULL;
+  return civicrm_api3_create_success($removed, $params, 'Job', 'checkin_cleanup_files', $dao, [
     'removed' => count($removed),
     'age_hours' => $ageHours,
   ]);
