@@ -173,7 +173,8 @@ function planGroup(
     planGroupFix(group, found.row, plan, activityTypeValue);
   }
   const fields = found ? snapshot.fields.filter((field) => field['custom_group_id'] === found.row['id']) : [];
-  for (const field of group.fields) planField(group, field, groupId, fields, snapshot, plan);
+  const groupName = found ? String(found.row['name']) : group.configuredName;
+  for (const field of group.fields) planField(group, groupName, field, groupId, fields, snapshot, plan);
 }
 
 function planGroupFix(
@@ -223,13 +224,14 @@ function planGroupFix(
 
 function planField(
   group: DesiredGroup,
+  groupName: string,
   field: DesiredField,
   groupId: Id,
   existingFields: CrmRow[],
   snapshot: CrmSnapshot,
   plan: Plan,
 ): void {
-  const label = `${group.configuredName}.${field.name}`;
+  const label = `${groupName}.${field.name}`;
   const found =
     existingFields.find((row) => row['name'] === field.name) ??
     existingFields.find((row) => String(row['name']).toLowerCase() === field.name.toLowerCase());
