@@ -12,6 +12,15 @@ export interface CrmConnection {
   urlStyle: 'standard' | 'wordpress' | 'joomla';
   timeoutMs: number;
   fileRoute?: string;
+  /** Custom group machine names on this site, keyed by the names the code uses (see crm-names.ts). */
+  customGroups: CustomGroupNames;
+  /** CRM_TIMEZONE, or undefined to discover it. */
+  timeZone?: string;
+}
+
+export interface CustomGroupNames {
+  activity: string;
+  contact: string;
 }
 
 /** Stub-mode keys: the demo link works with `demo`, like the demo checksum (decision 4). */
@@ -36,6 +45,8 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
           urlStyle: env.CRM_URL_STYLE,
           timeoutMs: env.CRM_TIMEOUT_MS,
           fileRoute: env.CRM_FILE_ROUTE,
+          customGroups: { activity: env.CRM_ACTIVITY_CUSTOM_GROUP, contact: env.CRM_CONTACT_CUSTOM_GROUP },
+          timeZone: env.CRM_TIMEZONE,
         }
       : null;
   const stubMode = crm === null;

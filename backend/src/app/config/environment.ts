@@ -5,7 +5,9 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  IsTimeZone,
   IsUrl,
+  Matches,
   Max,
   Min,
   MinLength,
@@ -68,6 +70,30 @@ export class EnvironmentVariables {
   @Min(100)
   @Max(120_000)
   CRM_TIMEOUT_MS = 10_000;
+
+  /**
+   * The two custom groups' machine names as this CRM stores them. CiviCRM munges a new group's
+   * name (`Check_in_data__organizing_` is created as `Check_in_data_organizing_`), so a site set
+   * up with `npm run crm:schema` names the group the installer printed (docs/civicrm-setup.md).
+   */
+  @Transform(trimmed)
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'CRM_ACTIVITY_CUSTOM_GROUP must be a CiviCRM machine name' })
+  CRM_ACTIVITY_CUSTOM_GROUP = 'Check_in_data__organizing_';
+
+  @Transform(trimmed)
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'CRM_CONTACT_CUSTOM_GROUP must be a CiviCRM machine name' })
+  CRM_CONTACT_CUSTOM_GROUP = 'Food_Co_op_Organizing';
+
+  /**
+   * The IANA time zone CiviCRM reads and writes local date-times in. Unset: asked of the
+   * repository's CiviCRM extension once, else UTC (README, "Dates and time zones").
+   */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsTimeZone({ message: 'CRM_TIMEZONE must be an IANA time zone such as America/Chicago' })
+  CRM_TIMEZONE?: string;
 
   /** Optional extension route for staff file links, with `{id}` for the file id. */
   @Transform(trimmed)

@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValues } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
+import { crmLocalTimeToIso } from './crm-local-time';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
-import { crmDateTimeToIso, fileNameColumn, fromCrmValue, selectFor } from './crm-values';
+import { CrmSiteService } from './crm-site.service';
+import { fileJoinsFor, fileNameColumns, fromCrmValue, selectFor } from './crm-values';
 
 export interface OrganizationRecord {
   id: number;
@@ -16,7 +18,7 @@ export interface OrganizationRecord {
 
 export interface CheckinRecord {
   id: number;
-  /** activity_date_time as ISO 8601 (no offset: the CRM's local time). */
+  /** activity_date_time as an ISO 8601 instant (the CRM's local time read in its zone). */
   date: string;
   /** The Stage value set by staff, or null. */
   stageValue: string | null;
@@ -25,21 +27,40 @@ export interface CheckinRecord {
   row: CrmRow;
 }
 
+/** More to read with the records: columns, and the joins that provide some of them. */
+export interface ExtraColumns {
+  select?: readonly string[];
+  join?: readonly unknown[];
+}
+
 /**
  * Reads of the organization contact and of its 'Check-in (organizing)' activities, with CRM rows
  * turned into form values. Form, report and staff report read through here.
+ *
+ * File names: each file field selects the `<field>.file_name` join and also joins File
+ * explicitly, because CiviCRM before 6.2 silently drops the former (docs/civicrm-setup.md).
  */
 @Injectable()
 export class CheckinRecordsService {
-  constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
+  constructor(
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly site: CrmSiteService,
+  ) {}
 
   async readOrganization(
     orgId: number,
     fields: readonly FieldConfig[],
-    extraSelect: string[] = [],
+    extra: ExtraColumns = {},
   ): Promise<OrganizationRecord> {
     const [row] = await this.crm.api4('Contact', 'get', {
-      select: ['id', 'display_name', 'organization_name', ...selectFor(fields, crmNameOf), ...extraSelect],
+      select: [
+        'id',
+        'display_name',
+        'organization_name',
+        ...selectFor(fields, crmNameOf),
+        ...(extra.select ?? []),
+      ],
+      ...joinsFor(fields, extra),
       where: [['id', '=', orgId]],
       limit: 1,
     });
@@ -56,28 +77,32 @@ export class CheckinRecordsService {
   async listCheckins(
     orgId: number,
     fields: readonly FieldConfig[],
-    extraSelect: string[] = [],
+    extra: ExtraColumns = {},
   ): Promise<CheckinRecord[]> {
-    const rows = await this.crm.api4('Activity', 'get', {
-      select: [
-        'id',
-        'activity_date_time',
-        ACTIVITY_STAGE_FIELD,
-        ...selectFor(fields, crmNameOf),
-        ...extraSelect,
-      ],
-      where: [
-        ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-        ['target_contact_id', 'CONTAINS', orgId],
-      ],
-      orderBy: { activity_date_time: 'DESC', id: 'DESC' },
-    });
+    const [rows, timeZone] = await Promise.all([
+      this.crm.api4('Activity', 'get', {
+        select: [
+          'id',
+          'activity_date_time',
+          ACTIVITY_STAGE_FIELD,
+          ...selectFor(fields, crmNameOf),
+          ...(extra.select ?? []),
+        ],
+        ...joinsFor(fields, extra),
+        where: [
+          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+          ['target_contact_id', 'CONTAINS', orgId],
+        ],
+        orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+      }),
+      this.site.timeZone(),
+    ]);
     const readers = fieldReaders(fields);
     return rows.map((row) => {
       const stage = row[ACTIVITY_STAGE_FIELD];
       return {
         id: Number(row['id']),
-        date: crmDateTimeToIso(row['activity_date_time']),
+        date: crmLocalTimeToIso(row['activity_date_time'], timeZone),
         stageValue: stage === null || stage === undefined || stage === '' ? null : String(stage),
         values: valuesOf(readers, row),
         row,
@@ -86,25 +111,33 @@ export class CheckinRecordsService {
   }
 }
 
+/** The `join` parameter, left out when there is nothing to join. */
+function joinsFor(fields: readonly FieldConfig[], extra: ExtraColumns): { join?: unknown[] } {
+  const join = [...fileJoinsFor(fields, crmNameOf), ...(extra.join ?? [])];
+  return join.length > 0 ? { join } : {};
+}
+
 interface FieldReader {
   field: FieldConfig;
   crmName: string;
-  /** The file name join's column, for file fields. */
-  fileNameColumn: string | undefined;
+  /** The columns that may carry a file field's name (implicit join, explicit join). */
+  fileNameColumns: readonly string[];
 }
 
 /** CRM names resolved once per read, not once per row: a report walks 500 rows of 150 fields. */
 function fieldReaders(fields: readonly FieldConfig[]): FieldReader[] {
   return fields.map((field) => {
     const crmName = crmNameOf(field);
-    return { field, crmName, fileNameColumn: field.type === 'file' ? fileNameColumn(crmName) : undefined };
+    return { field, crmName, fileNameColumns: field.type === 'file' ? fileNameColumns(field, crmName) : [] };
   });
 }
 
 function valuesOf(readers: readonly FieldReader[], row: CrmRow): FieldValues {
   const values: FieldValues = {};
-  for (const { field, crmName, fileNameColumn } of readers) {
-    const value = fromCrmValue(field, row[crmName], fileNameColumn && row[fileNameColumn]);
+  for (const { field, crmName, fileNameColumns } of readers) {
+    let fileName: unknown;
+    for (const column of fileNameColumns) fileName ||= row[column];
+    const value = fromCrmValue(field, row[crmName], fileName);
     if (value !== null) values[field.name] = value;
   }
   return values;

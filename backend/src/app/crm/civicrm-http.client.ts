@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from './crm-client';
-import { CrmError, type CrmFailure, normalizeV3Values } from './crm-errors';
+import { CrmError, type CrmFailure, failureForStatus, normalizeV3Values } from './crm-errors';
 import { CiviCrmUrls, withQuery } from './civicrm-urls';
 import { encodeFileCreateForm, type NewCrmFile } from './file-create-form';
 
@@ -76,7 +76,12 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
         method: 'POST',
         // A stream of the chunks with its length declared: sent as is, never joined into one buffer.
         body: Readable.from(form.chunks, { objectMode: false }),
-        headers: { ...FORM_CONTENT_TYPE, 'Content-Length': String(form.byteLength) },
+        headers: {
+          ...FORM_CONTENT_TYPE,
+          'Content-Length': String(form.byteLength),
+          // Asks the repository's CiviCRM extension to store the decoded bytes (civicrm-extension/).
+          [CONTENT_ENCODING_HEADER]: 'base64',
+        },
       },
       false,
     );
@@ -99,7 +104,9 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     );
     if (!isApi3Envelope(body)) throw new CrmError('malformed', call, 'answer is not a v3 envelope');
     // APIv3 answers HTTP 200 even for errors: the envelope says whether the call worked.
-    if (body.is_error) throw new CrmError('failed', call, 'the CRM reported an error (is_error)');
+    if (body.is_error) {
+      throw new CrmError('rejected', call, `the CRM reported an error: ${oneLine(body.error_message)}`);
+    }
     return normalizeV3Values<T>(body.values);
   }
 
@@ -110,11 +117,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       const elapsed = Math.round(performance.now() - started);
       this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        await response.body.dump();
+        const reason = await errorMessageOf(response);
         throw new CrmError(
-          failureForStatus(response.statusCode),
+          failureForStatus(response.statusCode, reason !== undefined),
           call,
-          `HTTP ${response.statusCode}`,
+          `HTTP ${response.statusCode}${reason ? ` (${reason})` : ''}`,
           response.statusCode,
         );
       }
@@ -172,6 +179,9 @@ interface Outgoing {
   headers?: Record<string, string>;
 }
 
+/** The marker of the service's File.create calls that the CiviCRM extension decodes. */
+export const CONTENT_ENCODING_HEADER = 'X-Checkin-Content-Encoding';
+
 const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 /**
@@ -199,8 +209,35 @@ export function authenticationHeaders(connection: CrmConnection): Record<string,
   return headers;
 }
 
-function failureForStatus(status: number): CrmFailure {
-  return status === 401 || status === 403 ? 'unauthorized' : 'failed';
+/** Error answers worth reading for their message; a longer body is not CiviCRM's envelope. */
+const MAX_ERROR_BODY_BYTES = 16_384;
+
+/**
+ * CiviCRM's JSON error envelope's message (`error_message`), for the log; undefined when the
+ * answer is not that envelope (a PHP error page, a proxy's page), whose text is never kept.
+ */
+async function errorMessageOf(response: Dispatcher.ResponseData): Promise<string | undefined> {
+  const declared = Number(response.headers['content-length'] ?? 0);
+  const type = String(response.headers['content-type'] ?? '');
+  if (!type.includes('json') || declared > MAX_ERROR_BODY_BYTES) {
+    await response.body.dump();
+    return undefined;
+  }
+  try {
+    const text = await response.body.text();
+    if (text.length > MAX_ERROR_BODY_BYTES) return undefined;
+    const body = JSON.parse(text) as { error_message?: unknown };
+    return typeof body.error_message === 'string' ? oneLine(body.error_message) : '';
+  } catch {
+    return undefined;
+  }
+}
+
+/** A CRM message fit for one log line: no line breaks, bounded. */
+function oneLine(message: unknown): string {
+  return String(message ?? '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
 }
 
 const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([

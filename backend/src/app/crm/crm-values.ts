@@ -5,16 +5,44 @@ import type { FieldConfig, FieldValue, FileValue } from '@checkin/contract';
  * functions, shared by every reader and writer of check-in data.
  */
 
-/** The select list that reads a field, with the `.file_name` join for file fields. */
+/**
+ * The select list that reads fields. A file field also selects `<field>.file_name` (the implicit
+ * join CiviCRM 6.2+ answers) and the name through the explicit join of fileJoinsFor (which 5.81
+ * answers too).
+ */
 export function selectFor(fields: readonly FieldConfig[], crmName: (field: FieldConfig) => string): string[] {
   return fields.flatMap((field) =>
-    field.type === 'file' ? [crmName(field), fileNameColumn(crmName(field))] : [crmName(field)],
+    field.type === 'file' ? [crmName(field), ...fileNameColumns(field, crmName(field))] : [crmName(field)],
   );
 }
 
-/** The APIv4 join that reads a file field's file name alongside its id. */
+/** The APIv4 implicit join that reads a file field's file name alongside its id. */
 export function fileNameColumn(crmName: string): string {
   return `${crmName}.file_name`;
+}
+
+/** The alias of a file field's explicit File join. */
+function fileJoinAlias(field: FieldConfig): string {
+  return `file_${field.name}`;
+}
+
+/** Every column that can carry a file field's name, implicit join first. */
+export function fileNameColumns(field: FieldConfig, crmName: string): string[] {
+  return [fileNameColumn(crmName), `${fileJoinAlias(field)}.file_name`];
+}
+
+/** One explicit `File` LEFT join per file field: `["File AS file_X", "LEFT", ["Group.X", "=", "file_X.id"]]`. */
+export function fileJoinsFor(
+  fields: readonly FieldConfig[],
+  crmName: (field: FieldConfig) => string,
+): unknown[] {
+  return fields
+    .filter((field) => field.type === 'file')
+    .map((field) => [
+      `File AS ${fileJoinAlias(field)}`,
+      'LEFT',
+      [crmName(field), '=', `${fileJoinAlias(field)}.id`],
+    ]);
 }
 
 /**

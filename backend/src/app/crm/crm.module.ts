@@ -4,8 +4,10 @@ import { CiviCrmHttpClient } from './civicrm-http.client';
 import { CheckinRecordsService } from './checkin-records.service';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmSchemaService } from './crm-schema.service';
+import { CrmSiteService } from './crm-site.service';
 import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
+import { wrapForSiteGroupNames } from './site-group-names';
 import { StageService } from './stage.service';
 
 /**
@@ -19,12 +21,15 @@ import { StageService } from './stage.service';
       provide: CRM_CLIENT,
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig): CrmClient =>
-        config.crm ? new CiviCrmHttpClient(config.crm) : new InMemoryCrmClient(createDemoModel()),
+        config.crm
+          ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm), config.crm.customGroups)
+          : new InMemoryCrmClient(createDemoModel()),
     },
     CrmSchemaService,
+    CrmSiteService,
     StageService,
     CheckinRecordsService,
   ],
-  exports: [CRM_CLIENT, CrmSchemaService, StageService, CheckinRecordsService],
+  exports: [CRM_CLIENT, CrmSchemaService, CrmSiteService, StageService, CheckinRecordsService],
 })
 export class CrmModule {}

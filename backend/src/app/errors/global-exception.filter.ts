@@ -65,18 +65,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       };
     }
     if (exception instanceof CrmError) {
-      this.logger.warn(`${request.method} ${request.path}: ${exception.message}`);
-      return exception.isTimeout
-        ? {
-            statusCode: 504,
-            code: 'CRM_TIMEOUT',
-            message: 'The CRM did not answer in time. Please try again in a minute.',
-          }
-        : {
-            statusCode: 502,
-            code: 'CRM_UNAVAILABLE',
-            message: 'The CRM could not be reached. Please try again in a minute.',
-          };
+      this.logger.warn(
+        `${request.method} ${request.path}: ${exception.message}` +
+          (exception.permission
+            ? ` (the CRM's API user needs the permission '${exception.permission}')`
+            : ''),
+      );
+      return crmErrorBody(exception);
     }
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
@@ -156,4 +151,50 @@ function bodyParserErrorBody({ status, type }: { status: number; type?: unknown 
 
 function describe(exception: unknown): string {
   return exception instanceof Error ? `${exception.name}: ${exception.message}` : typeof exception;
+}
+
+/**
+ * What the browser is told about a CRM failure: a stable code per kind, so operators can tell an
+ * outage from a refusal, and a sentence without the CRM's own words. The log line above names
+ * the call, the CRM's message and the missing permission.
+ */
+function crmErrorBody(error: CrmError): ErrorBody {
+  switch (error.failure) {
+    case 'timeout':
+      return {
+        statusCode: 504,
+        code: 'CRM_TIMEOUT',
+        message: 'Our records system did not answer in time. Please try again in a minute.',
+      };
+    case 'unauthorized':
+      return {
+        statusCode: 502,
+        code: 'CRM_CREDENTIALS_REFUSED',
+        message: 'Our records system refused the service’s credentials. The organizers need to fix this.',
+      };
+    case 'forbidden':
+      return {
+        statusCode: 502,
+        code: 'CRM_PERMISSION_DENIED',
+        message:
+          'Our records system refused this request: the service’s account lacks a permission' +
+          (error.permission ? ` (${error.permission})` : '') +
+          '. The organizers need to fix this.',
+      };
+    case 'rejected':
+      return {
+        statusCode: 502,
+        code: 'CRM_REJECTED',
+        message:
+          'Our records system could not process this request. Please try again, or tell the organizers.',
+      };
+    case 'unreachable':
+    case 'failed':
+    case 'malformed':
+      return {
+        statusCode: 502,
+        code: 'CRM_UNAVAILABLE',
+        message: 'Our records system could not be reached. Please try again in a minute.',
+      };
+  }
 }

@@ -6,7 +6,7 @@ import {
   CONTACT_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
 } from '../crm/crm-names';
-import { crmDateTimeToIso, toCrmValue } from '../crm/crm-values';
+import { toCrmValue } from '../crm/crm-values';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 
 /**
@@ -59,12 +59,13 @@ export interface CheckInActivity {
   orgId: number;
   submissionId: string;
   activityValues: CrmValues;
-  at: Date;
+  /** When, as the CRM's wall clock ("YYYY-MM-DD HH:MM:SS" in its zone: see CrmSiteService). */
+  at: string;
 }
 
 /**
- * Activity.create's `values`, an object (spec, submit rule 3): source the person, target the
- * organization, completed now, carrying the submission id that makes a retry find it.
+ * Activity.create's `values`, an object: source the person, target the organization, completed
+ * now, carrying the submission id that makes a retry find it.
  */
 export function checkInActivityValues(activity: CheckInActivity): CrmValues {
   return {
@@ -72,24 +73,9 @@ export function checkInActivityValues(activity: CheckInActivity): CrmValues {
     'activity_type_id:name': ACTIVITY_TYPE_NAME,
     'status_id:name': ACTIVITY_STATUS_NAME,
     subject: CHECK_IN_SUBJECT,
-    activity_date_time: toCrmDateTime(activity.at),
+    activity_date_time: activity.at,
     source_contact_id: activity.personId,
     target_contact_id: [activity.orgId],
     [SUBMISSION_ID_FIELD]: activity.submissionId,
   };
-}
-
-/**
- * "YYYY-MM-DD HH:MM:SS" in UTC. CiviCRM stores activity_date_time without a zone; the service
- * writes UTC so every instance records the same instant whatever its local time zone.
- */
-export function toCrmDateTime(date: Date): string {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** A date-time the service wrote (UTC, see toCrmDateTime) as ISO 8601 with its zone. */
-export function fromCrmDateTime(value: unknown): string {
-  const local = crmDateTimeToIso(value);
-  const instant = new Date(`${local}Z`);
-  return Number.isNaN(instant.getTime()) ? local : instant.toISOString();
 }

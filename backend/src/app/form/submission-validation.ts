@@ -1,4 +1,12 @@
-import type { FieldConfig, FieldValue, FieldValues, OptionMap } from '@checkin/contract';
+import {
+  type FieldConfig,
+  type FieldValue,
+  type FieldValues,
+  hasCurrencyPrecision,
+  maxTextLength,
+  numericBounds,
+  type OptionMap,
+} from '@checkin/contract';
 import { AppError, Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 
@@ -17,8 +25,6 @@ const SUBMITTABLE_BY_NAME: ReadonlyMap<string, FieldConfig> = new Map(
 const BODY_KEYS: ReadonlySet<string> = new Set(['cid', 'cs', 'contactId', 'orgId', 'submissionId', 'values']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** CiviCRM's String custom fields hold 255 characters; longer text fields set maxLength. */
-const DEFAULT_TEXT_MAX_LENGTH = 255;
 
 /**
  * The submit body's shape (decision 11): a UUID submissionId, values an object, and only names
@@ -81,9 +87,15 @@ export function isValidValue(field: FieldConfig, value: unknown, options: Option
   if (value === null || value === '') return true;
   switch (field.type) {
     case 'number':
-      // Counts (people, members, square feet): CiviCRM Int fields.
+      // Counts (people, members, square feet): CiviCRM Int fields, 32-bit.
       return Number.isSafeInteger(value) && withinBounds(field, value as number);
     case 'currency':
+      return (
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        hasCurrencyPrecision(value) &&
+        withinBounds(field, value)
+      );
     case 'percent':
       return typeof value === 'number' && Number.isFinite(value) && withinBounds(field, value);
     case 'date':
@@ -97,14 +109,15 @@ export function isValidValue(field: FieldConfig, value: unknown, options: Option
     case 'file':
       return isFileValue(value);
     case 'text':
-      return typeof value === 'string' && value.length <= (field.maxLength ?? DEFAULT_TEXT_MAX_LENGTH);
+      return typeof value === 'string' && value.length <= maxTextLength(field);
     case 'readonly':
       return false;
   }
 }
 
 function withinBounds(field: FieldConfig, value: number): boolean {
-  return (field.min === undefined || value >= field.min) && (field.max === undefined || value <= field.max);
+  const { min, max } = numericBounds(field);
+  return (min === undefined || value >= min) && (max === undefined || value <= max);
 }
 
 /** YYYY-MM-DD naming a day that exists (no 2026-02-30). */

@@ -5,44 +5,68 @@ import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmError } from '../crm/crm-errors';
 import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../crm/crm-names';
 import { CrmSchemaService } from '../crm/crm-schema.service';
+import { CrmSiteService } from '../crm/crm-site.service';
+import { toCrmLocalTime } from '../crm/crm-local-time';
+import { appConfig, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { RecentResults } from './recent-results';
+import { SubmissionLock } from './submission-lock';
 import {
+  CHECK_IN_SUBJECT,
   checkInActivityValues,
   type CrmValues,
-  fromCrmDateTime,
   splitSubmission,
-  toCrmDateTime,
 } from './submission-mapping';
 import { fieldsNeedingOptions, parseSubmission, validateValues } from './submission-validation';
 
 /** Enough for every submission of the last minutes on one instance. */
 const REMEMBERED_SUBMISSIONS = 1_000;
 
+interface RecordedRow {
+  id: number;
+  activity_date_time: unknown;
+}
+
 /**
- * POST /api/submit (spec, submit rules; decisions 11–13). After validation, two CRM round trips:
- * first the idempotency lookup alongside the organization's contact update, then, only when no
- * activity carries this submissionId yet, the activity create. The contact update has therefore
- * finished before the create starts. Writes are never retried: the browser retries with the same
- * submissionId, and the lookup finds what an earlier attempt already recorded.
+ * POST /api/submit (README, "Submit"). After validation: first the idempotency lookup alongside
+ * the organization's contact update, then, only when no activity carries this submissionId yet,
+ * the activity create, then a check that exactly one activity carries it. Writes are never
+ * retried: the browser retries with the same submissionId and finds what an earlier attempt
+ * recorded (docs/decisions.md, "Idempotent submit").
+ *
+ * CiviCRM is not transactional across an activity and its custom values: when the values are
+ * refused, the activity row is saved anyway. Such an empty check-in is deleted before the error
+ * is answered, so retries never leave empty check-ins behind.
  */
 @Injectable()
 export class SubmitService {
   private readonly logger = new Logger('Submit');
   private readonly recent = new RecentResults<SubmitResponse>(REMEMBERED_SUBMISSIONS);
+  private readonly crmTimeoutMs: number;
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly schema: CrmSchemaService,
+    private readonly site: CrmSiteService,
     private readonly rateLimits: RateLimitService,
-  ) {}
+    private readonly lock: SubmissionLock,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.crmTimeoutMs = config.crm?.timeoutMs ?? 10_000;
+  }
 
   async submit(access: OwnerAccess, body: unknown): Promise<SubmitResponse> {
     await this.rateLimits.consumeSubmit(access.contactId);
     const { submissionId, values } = parseSubmission(body);
-    return this.recent.run(`${access.orgId}:${submissionId}`, async () =>
-      this.record(access, submissionId, validateValues(values, await this.optionsFor(values))),
+    const key = `${access.orgId}:${submissionId}`;
+    return this.recent.run(key, () =>
+      // Another attempt of this submission holds the lock for at most its own CRM calls.
+      this.lock.run(
+        key,
+        async () => this.record(access, submissionId, validateValues(values, await this.optionsFor(values))),
+        this.crmTimeoutMs * 4,
+      ),
     );
   }
 
@@ -59,49 +83,110 @@ export class SubmitService {
   ): Promise<SubmitResponse> {
     const { contactValues, activityValues } = splitSubmission(values);
     const updatesContact = Object.keys(contactValues).length > 0;
-    const [recorded, contactUpdate] = await Promise.allSettled([
+    const [recorded, contactUpdate, site] = await Promise.allSettled([
       this.findRecorded(access.orgId, submissionId),
       updatesContact ? this.updateOrganization(access.orgId, contactValues) : Promise.resolve(),
+      this.site.info(),
     ]);
     if (contactUpdate.status === 'rejected') throw contactUpdate.reason;
     if (recorded.status === 'rejected') {
       // Unknown whether an earlier attempt recorded it: creating now could make a second one.
       throw updatesContact ? this.activityNotSaved(recorded.reason, true) : recorded.reason;
     }
-    if (recorded.value) return recorded.value;
+    if (site.status === 'rejected')
+      throw updatesContact ? this.activityNotSaved(site.reason, true) : site.reason;
+    if (recorded.value.length > 0) return this.keepOldest(recorded.value);
 
-    const at = new Date();
+    // Seconds, as the CRM keeps them; written as the CRM's wall clock in its own zone.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const crmTime = toCrmLocalTime(at, site.value.timeZone);
     try {
-      const activityId = await this.createActivity(
+      await this.createActivity(
         checkInActivityValues({
           personId: access.contactId,
           orgId: access.orgId,
           submissionId,
           activityValues,
-          at,
+          at: crmTime,
         }),
       );
-      // Seconds, as the CRM keeps it, so a retry's answer (read back) is the same.
-      return { activityId, submittedAt: fromCrmDateTime(toCrmDateTime(at)) };
     } catch (error) {
+      if (error instanceof CrmError && error.isTimeout) {
+        this.recheckLater(access.orgId, submissionId);
+      } else if (error instanceof CrmError) {
+        await this.removeEmptyCheckin(access, crmTime);
+      }
       throw this.activityNotSaved(error, updatesContact);
     }
+    // Another instance may have created the same submission meanwhile: keep one.
+    return this.keepOldest(await this.findRecorded(access.orgId, submissionId));
   }
 
-  /** The check-in an earlier attempt of this submission recorded, on any instance (decision 12). */
-  private async findRecorded(orgId: number, submissionId: string): Promise<SubmitResponse | undefined> {
-    const [row] = await this.crm.api4('Activity', 'get', {
+  /** Every check-in an attempt of this submission recorded, on any instance, oldest first. */
+  private async findRecorded(orgId: number, submissionId: string): Promise<RecordedRow[]> {
+    const rows = await this.crm.api4('Activity', 'get', {
       select: ['id', 'activity_date_time'],
       where: [
         [SUBMISSION_ID_FIELD, '=', submissionId],
         ['target_contact_id', 'CONTAINS', orgId],
         ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
       ],
-      limit: 1,
+      orderBy: { id: 'ASC' },
     });
-    return row
-      ? { activityId: Number(row['id']), submittedAt: fromCrmDateTime(row['activity_date_time']) }
-      : undefined;
+    return rows.map((row) => ({ id: Number(row['id']), activity_date_time: row['activity_date_time'] }));
+  }
+
+  /**
+   * The oldest activity of the submission is the check-in; any later one (two attempts that
+   * raced past the lock, or a create that landed after its timeout) is deleted.
+   */
+  private async keepOldest(rows: readonly RecordedRow[]): Promise<SubmitResponse> {
+    const [kept, ...extra] = rows;
+    if (!kept) throw new CrmError('malformed', 'Activity.get', 'the created check-in cannot be found');
+    if (extra.length > 0) {
+      this.logger.warn(`submission recorded ${rows.length} times: keeping activity ${kept.id}`);
+      await this.crm.api4('Activity', 'delete', { where: [['id', 'IN', extra.map((row) => row.id)]] });
+    }
+    return { activityId: kept.id, submittedAt: await this.site.fromCrmTime(kept.activity_date_time) };
+  }
+
+  /**
+   * A create that timed out may still land after the browser's retry found nothing and created
+   * again: look once more when it must have landed or failed, and keep one.
+   */
+  private recheckLater(orgId: number, submissionId: string): void {
+    const timer = setTimeout(() => {
+      this.findRecorded(orgId, submissionId)
+        .then((rows) => (rows.length > 1 ? this.keepOldest(rows) : undefined))
+        .catch((error: unknown) => this.logger.warn(`late duplicate check failed: ${String(error)}`));
+    }, this.crmTimeoutMs * 2);
+    timer.unref();
+  }
+
+  /**
+   * The activity row CiviCRM saved when its custom values were refused: this submission's type,
+   * organization, subject and exact time, with no submission id (it is one of the refused values).
+   */
+  private async removeEmptyCheckin(access: OwnerAccess, crmTime: string): Promise<void> {
+    try {
+      const rows = await this.crm.api4('Activity', 'get', {
+        select: ['id'],
+        where: [
+          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+          ['target_contact_id', 'CONTAINS', access.orgId],
+          ['activity_date_time', '=', crmTime],
+          ['subject', '=', CHECK_IN_SUBJECT],
+          [SUBMISSION_ID_FIELD, 'IS EMPTY'],
+        ],
+      });
+      if (rows.length === 0) return;
+      await this.crm.api4('Activity', 'delete', {
+        where: [['id', 'IN', rows.map((row) => Number(row['id']))]],
+      });
+      this.logger.warn(`removed ${rows.length} check-in(s) saved without their values`);
+    } catch (error) {
+      this.logger.warn(`could not remove a check-in saved without its values: ${String(error)}`);
+    }
   }
 
   private async updateOrganization(orgId: number, values: CrmValues): Promise<void> {
@@ -118,8 +203,8 @@ export class SubmitService {
   }
 
   /**
-   * Decision 13: the check-in was not recorded. The browser keeps the draft; a retry with the
-   * same submissionId finds the activity if the CRM did create it after all.
+   * The check-in was not recorded (README, "Submit"). The browser keeps the draft; a retry with
+   * the same submissionId finds the activity if the CRM did create it after all.
    */
   private activityNotSaved(error: unknown, contactUpdated: boolean): unknown {
     if (!(error instanceof CrmError)) return error;

@@ -5,6 +5,8 @@ const CRM_MESSAGES: Record<DependencyFailure, string> = {
   unreachable: 'The CRM could not be reached.',
   timeout: 'The CRM did not answer in time.',
   unauthorized: "The CRM refused the service's credentials.",
+  forbidden: "The CRM's API user lacks a permission this check needs (docs/civicrm-setup.md lists them).",
+  rejected: 'The CRM refused the request (an unknown field or entity, or a value it cannot store).',
   failed: 'The CRM answered with an error.',
   malformed: 'The CRM answered with something other than its API envelope.',
 };

@@ -17,10 +17,12 @@ export interface SignedUrls {
 const NO_URLS: ReadonlyMap<number, string> = new Map();
 
 /**
- * Signed file URLs for the staff report: exactly one APIv3 `Attachment.get` for all the ids,
- * whatever their number (spec, Staff report 5). `return` must be a comma-separated string: an
- * array is a type error in CiviCRM. A failed lookup is logged and answered as `failed`, so the
- * report still goes out and the page falls back to file links it can build itself (rule 7).
+ * Signed file URLs for the staff report: first exactly one APIv3 `Attachment.get` for all the
+ * ids, whatever their number (`return` must be a comma-separated string: an array is a type
+ * error in CiviCRM). Stock CiviCRM answers that id list with HTTP 500, so a failed lookup is
+ * logged and followed by one APIv4 `File.get` selecting `url`, which 6.2+ answers with signed
+ * URLs (5.81 answers null). Whatever is still missing, the page links through the extension's
+ * file route or the bare file address (README, "Staff file links").
  */
 @Injectable()
 export class AttachmentUrlService {
@@ -40,11 +42,28 @@ export class AttachmentUrlService {
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
       this.logger.warn(
-        `Attachment URL lookup for ${fileIds.length} file(s) failed (${error.failure}); ` +
-          'answering without signed URLs, file links fall back to CRM addresses',
+        `Attachment URL lookup for ${fileIds.length} file(s) failed (${error.failure}); asking File.get`,
       );
-      return { lookup: 'failed', urls: NO_URLS };
     }
+    return this.fileGetUrls(fileIds);
+  }
+
+  private async fileGetUrls(fileIds: readonly number[]): Promise<SignedUrls> {
+    try {
+      const rows = await this.crm.api4<AttachmentRow & Record<string, unknown>>('File', 'get', {
+        select: ['id', 'url'],
+        where: [['id', 'IN', [...fileIds]]],
+      });
+      const urls = urlsById(rows);
+      if (urls.size > 0) return { lookup: 'file-get', urls };
+      this.logger.warn('File.get answered no file URLs; file links fall back to the file route');
+    } catch (error) {
+      if (!(error instanceof CrmError)) throw error;
+      this.logger.warn(
+        `File.get URL lookup failed (${error.failure}); file links fall back to the file route`,
+      );
+    }
+    return { lookup: 'failed', urls: NO_URLS };
   }
 }
 

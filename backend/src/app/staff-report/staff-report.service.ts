@@ -10,7 +10,7 @@ import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
 import { planStaffLayout } from './staff-layout';
-import { buildStaffSections, buildSubmissions, SUBMISSION_SELECT } from './staff-sections';
+import { buildStaffSections, buildSubmissions, SUBMISSION_COLUMNS } from './staff-sections';
 
 /**
  * GET /api/staff/report: every custom field of one organization and its check-ins, for staff.
@@ -30,8 +30,8 @@ export class StaffReportService {
   async report(orgId: number): Promise<StaffReportPayload> {
     const layout = planStaffLayout(await this.schema.customFields());
     const [organization, checkins, { options, stages }] = await Promise.all([
-      this.records.readOrganization(orgId, layout.contactFields, ['contact_type']),
-      this.records.listCheckins(orgId, layout.activityFields, SUBMISSION_SELECT),
+      this.records.readOrganization(orgId, layout.contactFields, { select: ['contact_type'] }),
+      this.records.listCheckins(orgId, layout.activityFields, SUBMISSION_COLUMNS),
       this.schema.options([...layout.contactFields, ...layout.activityFields]),
     ]);
     if (!isOrganization(organization)) {

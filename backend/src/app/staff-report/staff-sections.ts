@@ -11,8 +11,23 @@ import type { CrmRow } from '../crm/crm-client';
 import { buildFieldHistory, summarizeCheckins } from '../report/field-history';
 import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
 
-/** What the check-in read selects besides the fields, for the submissions list. */
-export const SUBMISSION_SELECT = ['subject', 'source_contact_id.display_name'];
+/**
+ * What the check-in read adds for the submissions list: the subject, and who recorded each
+ * check-in through a join on the activity's source contact. (`source_contact_id.display_name` is
+ * silently dropped by CiviCRM: source_contact_id is a virtual field on Activity.)
+ */
+export const SUBMISSION_COLUMNS = {
+  select: ['subject', 'recorder.display_name'],
+  join: [
+    [
+      'Contact AS recorder',
+      'LEFT',
+      'ActivityContact',
+      ['id', '=', 'recorder.activity_id'],
+      ['recorder.record_type_id:name', '=', '"Activity Source"'],
+    ],
+  ],
+} as const;
 
 /**
  * The staff report's sections from the layout and the CRM records: per field the latest value
@@ -58,7 +73,7 @@ export function buildSubmissions(
     return {
       ...summary,
       subject: textOrNull(row['subject']),
-      recordedBy: textOrNull(row['source_contact_id.display_name']),
+      recordedBy: textOrNull(row['recorder.display_name']),
     };
   });
 }

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OwnerLinkParams, UploadResponse } from '@checkin/contract';
 import { OwnerAccessService } from '../auth/owner-access.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmError } from '../crm/crm-errors';
+import { AppError } from '../errors/app-error';
 import { UPLOAD_FIELD_REFS } from '../fields/field-config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { sanitizeFileName } from './file-name';
@@ -19,6 +20,8 @@ import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from './uploa
  */
 @Injectable()
 export class UploadService {
+  private readonly logger = new Logger('Upload');
+
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly ownerAccess: OwnerAccessService,
@@ -35,17 +38,38 @@ export class UploadService {
     if (!(await contentMatchesType(file.bytes, type))) throw UploadErrors.contentMismatch();
 
     const fileName = sanitizeFileName(file.clientName, type);
-    const id = await this.createFileRecord(fileName, type, file.bytes);
-    return { id, file_name: fileName };
+    return this.createFileRecord(fileName, type, file.bytes);
   }
 
-  private async createFileRecord(fileName: string, type: AllowedFileType, bytes: Buffer): Promise<number> {
+  /**
+   * The answer names the file as CiviCRM stored it (it turns spaces into `_`). An answer without
+   * the extension's `checkin_content_decoded` mark means the CRM stored the base64 text itself, a
+   * corrupt file: it is deleted and the upload refused, naming what the CRM lacks.
+   */
+  private async createFileRecord(
+    fileName: string,
+    type: AllowedFileType,
+    bytes: Buffer,
+  ): Promise<UploadResponse> {
     const [row] = await this.crm.createFile({ fileName, mimeType: type.mime, bytes });
     const id = Number(row?.['id']);
     if (!Number.isSafeInteger(id) || id <= 0) {
       throw new CrmError('malformed', 'File.create', 'answer has no file id');
     }
-    return id;
+    if (row?.['checkin_content_decoded'] !== true) {
+      this.logger.error(
+        `File.create stored file ${id} without decoding it: the check-in CiviCRM extension is not installed ` +
+          '(docs/civicrm-setup.md); the file was deleted and the upload refused',
+      );
+      await this.crm.api4('File', 'delete', { where: [['id', '=', id]] }).catch(() => undefined);
+      throw new AppError(
+        502,
+        'CRM_EXTENSION_MISSING',
+        'Our records system cannot store files yet. Your answers are kept; please tell the organizers.',
+      );
+    }
+    const storedName = row['file_name'];
+    return { id, file_name: typeof storedName === 'string' && storedName !== '' ? storedName : fileName };
   }
 }
 

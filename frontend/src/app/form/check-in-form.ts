@@ -14,10 +14,10 @@ import {
   type SectionConfig,
   type StageRank,
   type UploadLimits,
+  DEFAULT_TEXT_MAX_LENGTH,
 } from '@checkin/contract';
 import { formatValue, isFileValue, multiValues } from '../core/value-format';
 import {
-  DEFAULT_TEXT_MAX_LENGTH,
   dateValidator,
   type NumericFieldType,
   numberValidator,

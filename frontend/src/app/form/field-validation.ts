@@ -1,5 +1,11 @@
 import type { ValidationErrors, ValidatorFn } from '@angular/forms';
-import type { FieldConfig } from '@checkin/contract';
+import {
+  CURRENCY_DECIMALS,
+  type FieldConfig,
+  hasCurrencyPrecision,
+  maxTextLength,
+  numericBounds,
+} from '@checkin/contract';
 
 /**
  * Client-side checks that mirror the server's per-type validation, so most mistakes are caught
@@ -9,11 +15,6 @@ import type { FieldConfig } from '@checkin/contract';
 
 export type NumericFieldType = 'number' | 'currency' | 'percent';
 
-/** Percent fields hold 0..100 (not a fraction), whatever the configuration leaves open. */
-const PERCENT_BOUNDS = { min: 0, max: 100 } as const;
-const CURRENCY_DECIMALS = 2;
-/** A CRM String field holds 255 characters; longer text fields say so with maxLength. */
-export const DEFAULT_TEXT_MAX_LENGTH = 255;
 /** The currency value formatting uses (core/value-format.ts defaults to USD). */
 export const CURRENCY_SYMBOL = '$';
 
@@ -42,13 +43,8 @@ export function isCalendarDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-export function numericBounds(field: FieldConfig): { min?: number; max?: number } {
-  if (field.type !== 'percent') return { min: field.min, max: field.max };
-  return { min: field.min ?? PERCENT_BOUNDS.min, max: field.max ?? PERCENT_BOUNDS.max };
-}
-
 export function textValidator(field: FieldConfig): ValidatorFn {
-  const maxLength = field.maxLength ?? DEFAULT_TEXT_MAX_LENGTH;
+  const maxLength = maxTextLength(field);
   return (control) => {
     const text = control.value as string;
     return text.trim().length > maxLength ? { maxlength: { max: maxLength } } : null;
@@ -62,7 +58,7 @@ export function numberValidator(field: FieldConfig & { type: NumericFieldType })
     if (value === null) return null;
     if (Number.isNaN(value)) return { number: true };
     if (field.type === 'number' && !Number.isInteger(value)) return { wholeNumber: true };
-    if (field.type === 'currency' && Number(value.toFixed(CURRENCY_DECIMALS)) !== value) {
+    if (field.type === 'currency' && !hasCurrencyPrecision(value)) {
       return { decimals: { max: CURRENCY_DECIMALS } };
     }
     if (min !== undefined && value < min) return { min: { min } };

@@ -40,7 +40,8 @@ export interface HealthReport {
 }
 
 /** Why a dependency is down, without its internals. */
-export type DependencyFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'failed' | 'malformed';
+export type DependencyFailure =
+  'unreachable' | 'timeout' | 'unauthorized' | 'forbidden' | 'rejected' | 'failed' | 'malformed';
 
 /** A dependency that is down: `crm` or `redis` in a health answer. */
 export type DependencyDown = {

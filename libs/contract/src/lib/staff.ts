@@ -55,7 +55,12 @@ export interface StaffSubmission extends ActivitySummary {
  * How the one v3 Attachment lookup for signed file URLs went: `ok`, `failed` (file values carry
  * no url, links fall back) or `skipped` (no file referenced, no call made).
  */
-export type FileUrlLookup = 'ok' | 'failed' | 'skipped';
+/**
+ * How signed file URLs were found: `ok` by the APIv3 Attachment lookup, `file-get` by APIv4
+ * File.get when that lookup failed (stock CiviCRM refuses its id list), `failed` when neither
+ * answered URLs (links fall back to the file route), `skipped` when no file is referenced.
+ */
+export type FileUrlLookup = 'ok' | 'file-get' | 'failed' | 'skipped';
 
 export interface StaffReportPayload {
   organization: OrganizationRef;

@@ -1,5 +1,5 @@
 import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from '../crm-client';
-import { CrmError, type CrmFailure, normalizeV3Values } from '../crm-errors';
+import { CrmError, failureForStatus, normalizeV3Values } from '../crm-errors';
 import { Api4Error, type CiviCrmModel } from './civicrm-model';
 
 export interface InMemoryCrmClientOptions {
@@ -33,7 +33,7 @@ export class InMemoryCrmClient implements CrmClient {
       if (!(error instanceof Api4Error)) throw error;
       // The live client reports the HTTP status; the model's reason helps whoever reads the log.
       throw new CrmError(
-        failureForStatus(error.status),
+        failureForStatus(error.status, true),
         `${entity}.${action}`,
         `HTTP ${error.status} (${error.message})`,
         error.status,
@@ -57,7 +57,7 @@ export class InMemoryCrmClient implements CrmClient {
     const envelope = this.model.api3(entity, action, params);
     if (envelope.is_error) {
       throw new CrmError(
-        'failed',
+        'rejected',
         `v3 ${entity}.${action}`,
         `the CRM reported an error (is_error): ${envelope.error_message}`,
       );
@@ -69,8 +69,4 @@ export class InMemoryCrmClient implements CrmClient {
     if (this.latencyMs <= 0) return Promise.resolve();
     return new Promise((resolve) => setTimeout(resolve, this.latencyMs));
   }
-}
-
-function failureForStatus(status: number): CrmFailure {
-  return status === 401 || status === 403 ? 'unauthorized' : 'failed';
 }
