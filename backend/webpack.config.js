@@ -37,6 +37,7 @@ module.exports = {
       tsConfig: './tsconfig.app.json',
       additionalEntryPoints: [
         { entryName: 'emulator', entryPath: './src/app/crm/emulator/emulator.main.ts' },
+        { entryName: 'crm-schema', entryPath: './src/crm-schema.main.ts' },
       ],
       optimization: false,
       outputHashing: 'none',

@@ -1,6 +1,7 @@
 import {
   CURRENT_STAGE_FIELD_NAME,
   type FieldConfig,
+  type OptionItem,
   type SectionConfig,
   type StageRank,
 } from '@checkin/contract';
@@ -309,4 +310,98 @@ export function crmNameOf(field: FieldConfig): string {
   const name = field.crmField ?? field.crmContactField;
   if (!name) throw new Error(`Field ${field.name} is not bound to the CRM`);
   return name;
+}
+
+/**
+ * The stage option list of the check-in activity's Stage field, in rank order (rank = position by
+ * weight). Stored values are words, not numbers. The schema installer creates it with these
+ * weights; the service itself reads whatever the CRM holds.
+ */
+export const STAGE_OPTIONS: ReadonlyArray<{ rank: StageRank; value: string; label: string }> = [
+  { rank: 0, value: 'inquiry', label: 'Inquiry' },
+  { rank: 1, value: 'organizing', label: 'Organizing' },
+  { rank: 2, value: 'feasibility', label: 'Feasibility' },
+  { rank: 3, value: 'business_planning', label: 'Business planning' },
+  { rank: 4, value: 'capitalization', label: 'Capitalization' },
+  { rank: 5, value: 'open', label: 'Open' },
+];
+
+/** The organization's staff-only Stage (CRM list views): never read or written by the service. */
+export const CONTACT_STAGE_OPTIONS: readonly OptionItem[] = [
+  { value: 'prospect', label: 'Prospect' },
+  { value: 'organizing', label: 'Organizing' },
+  { value: 'developing', label: 'Developing' },
+  { value: 'open', label: 'Open' },
+];
+
+/**
+ * The options of every select and multiselect field, by form-side name, in display order. The
+ * form reads options from the CRM at run time; these lists are what the schema installer
+ * creates (and what the in-memory demo CRM seeds), so a new select field needs its list here.
+ */
+export const FIELD_OPTIONS: Readonly<Record<string, readonly OptionItem[]>> = {
+  Organizing_focus: [
+    { value: 'groceries', label: 'Full-service groceries' },
+    { value: 'local_produce', label: 'Local produce' },
+    { value: 'bulk_foods', label: 'Bulk foods' },
+    { value: 'deli', label: 'Deli and prepared food' },
+    { value: 'community_space', label: 'Community space' },
+  ],
+  Market_study_status: [
+    { value: 'not_started', label: 'Not started' },
+    { value: 'commissioned', label: 'Commissioned' },
+    { value: 'in_progress', label: 'In progress' },
+    { value: 'complete', label: 'Complete' },
+  ],
+  // Numeric strings on purpose: option values are strings even when they look like numbers.
+  Site_status: [
+    { value: '1', label: 'Searching', name: 'searching' },
+    { value: '2', label: 'Shortlist', name: 'shortlist' },
+    { value: '3', label: 'Letter of intent signed', name: 'loi_signed' },
+    { value: '4', label: 'Lease signed', name: 'lease_signed' },
+    { value: '5', label: 'Purchased', name: 'purchased' },
+  ],
+  Lender_types: [
+    { value: 'cdfi', label: 'Community development lender' },
+    { value: 'bank', label: 'Bank or credit union' },
+    { value: 'member_loans', label: 'Member loans' },
+    { value: 'coop_lender', label: 'Co-op lender' },
+    { value: 'grants', label: 'Grants' },
+  ],
+};
+
+/** Text longer than this is stored as Memo (TextArea): CiviCRM's String columns are varchar(255). */
+export const MAX_STRING_LENGTH = 255;
+
+export interface CrmFieldType {
+  data_type: 'String' | 'Memo' | 'Int' | 'Money' | 'Float' | 'Date' | 'Boolean' | 'File';
+  html_type: 'Text' | 'TextArea' | 'Select Date' | 'Radio' | 'Select' | 'File';
+  serialize: 0 | 1;
+}
+
+/** CiviCRM data type and widget for each form field type. */
+export function customFieldSpec(field: FieldConfig): CrmFieldType {
+  switch (field.type) {
+    case 'number':
+      return { data_type: 'Int', html_type: 'Text', serialize: 0 };
+    case 'currency':
+      return { data_type: 'Money', html_type: 'Text', serialize: 0 };
+    case 'percent':
+      return { data_type: 'Float', html_type: 'Text', serialize: 0 };
+    case 'date':
+      return { data_type: 'Date', html_type: 'Select Date', serialize: 0 };
+    case 'boolean':
+      return { data_type: 'Boolean', html_type: 'Radio', serialize: 0 };
+    case 'select':
+      return { data_type: 'String', html_type: 'Select', serialize: 0 };
+    case 'multiselect':
+      return { data_type: 'String', html_type: 'Select', serialize: 1 };
+    case 'file':
+      return { data_type: 'File', html_type: 'File', serialize: 0 };
+    case 'text':
+    case 'readonly':
+      return (field.maxLength ?? MAX_STRING_LENGTH) > MAX_STRING_LENGTH
+        ? { data_type: 'Memo', html_type: 'TextArea', serialize: 0 }
+        : { data_type: 'String', html_type: 'Text', serialize: 0 };
+  }
 }

@@ -1,4 +1,3 @@
-import type { FieldConfig, StageRank } from '@checkin/contract';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
@@ -9,7 +8,14 @@ import {
   SUBMISSION_ID_FIELD,
   CONTACT_STAGE_FIELD,
 } from '../crm-names';
-import { ALL_FIELDS, FIELDS_BY_NAME } from '../../fields/field-config';
+import {
+  ALL_FIELDS,
+  CONTACT_STAGE_OPTIONS,
+  customFieldSpec,
+  FIELD_OPTIONS,
+  FIELDS_BY_NAME,
+  STAGE_OPTIONS,
+} from '../../fields/field-config';
 import { CiviCrmModel, type CiviCrmModelOptions } from './civicrm-model';
 
 /**
@@ -61,15 +67,8 @@ export const CHECK_IN_ACTIVITY_TYPE_VALUE = '57';
 export const STAGE_OPTION_GROUP = 'check_in_data_organizing_stage';
 export const NEAR_MATCH_RELATIONSHIP = 'Primary Contact for';
 
-/** Stage options by rank (rank = position by weight). Stored values are words, not numbers. */
-export const DEMO_STAGES: ReadonlyArray<{ rank: StageRank; value: string; label: string }> = [
-  { rank: 0, value: 'inquiry', label: 'Inquiry' },
-  { rank: 1, value: 'organizing', label: 'Organizing' },
-  { rank: 2, value: 'feasibility', label: 'Feasibility' },
-  { rank: 3, value: 'business_planning', label: 'Business planning' },
-  { rank: 4, value: 'capitalization', label: 'Capitalization' },
-  { rank: 5, value: 'open', label: 'Open' },
-];
+/** Stage options by rank (rank = position by weight), from the field configuration. */
+export const DEMO_STAGES = STAGE_OPTIONS;
 /** The demo organization's derived stage: the newest stage-bearing activity says 3. */
 export const DEMO_CURRENT_STAGE = {
   rank: 3,
@@ -85,50 +84,14 @@ export interface DemoOption {
   name?: string;
 }
 
-/** Options of every select and multiselect field, by form-side name. */
-export const DEMO_OPTIONS: Readonly<Record<string, readonly DemoOption[]>> = {
-  Organizing_focus: [
-    { value: 'groceries', label: 'Full-service groceries' },
-    { value: 'local_produce', label: 'Local produce' },
-    { value: 'bulk_foods', label: 'Bulk foods' },
-    { value: 'deli', label: 'Deli and prepared food' },
-    { value: 'community_space', label: 'Community space' },
-  ],
-  Market_study_status: [
-    { value: 'not_started', label: 'Not started' },
-    { value: 'commissioned', label: 'Commissioned' },
-    { value: 'in_progress', label: 'In progress' },
-    { value: 'complete', label: 'Complete' },
-  ],
-  // Numeric strings on purpose: option values are strings even when they look like numbers.
-  Site_status: [
-    { value: '1', label: 'Searching', name: 'searching' },
-    { value: '2', label: 'Shortlist', name: 'shortlist' },
-    { value: '3', label: 'Letter of intent signed', name: 'loi_signed' },
-    { value: '4', label: 'Lease signed', name: 'lease_signed' },
-    { value: '5', label: 'Purchased', name: 'purchased' },
-  ],
-  Lender_types: [
-    { value: 'cdfi', label: 'Community development lender' },
-    { value: 'bank', label: 'Bank or credit union' },
-    { value: 'member_loans', label: 'Member loans' },
-    { value: 'coop_lender', label: 'Co-op lender' },
-    { value: 'grants', label: 'Grants' },
-  ],
-};
+/** Options of every select and multiselect field, by form-side name, from the field configuration. */
+export const DEMO_OPTIONS: Readonly<Record<string, readonly DemoOption[]>> = FIELD_OPTIONS;
 
 /** Options for a select field added to the configuration before the demo knows it. */
 const FALLBACK_OPTIONS: readonly DemoOption[] = [
   { value: 'option_1', label: 'Option 1' },
   { value: 'option_2', label: 'Option 2' },
   { value: 'option_3', label: 'Option 3' },
-];
-
-const CONTACT_STAGE_OPTIONS: readonly DemoOption[] = [
-  { value: 'prospect', label: 'Prospect' },
-  { value: 'organizing', label: 'Organizing' },
-  { value: 'developing', label: 'Developing' },
-  { value: 'open', label: 'Open' },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -162,36 +125,7 @@ function createOptionGroup(
   return groupId;
 }
 
-/** CiviCRM data type and widget for each form field type. */
-export function customFieldSpec(field: FieldConfig): {
-  data_type: string;
-  html_type: string;
-  serialize: number;
-} {
-  switch (field.type) {
-    case 'number':
-      return { data_type: 'Int', html_type: 'Text', serialize: 0 };
-    case 'currency':
-      return { data_type: 'Money', html_type: 'Text', serialize: 0 };
-    case 'percent':
-      return { data_type: 'Float', html_type: 'Text', serialize: 0 };
-    case 'date':
-      return { data_type: 'Date', html_type: 'Select Date', serialize: 0 };
-    case 'boolean':
-      return { data_type: 'Boolean', html_type: 'Radio', serialize: 0 };
-    case 'select':
-      return { data_type: 'String', html_type: 'Select', serialize: 0 };
-    case 'multiselect':
-      return { data_type: 'String', html_type: 'Select', serialize: 1 };
-    case 'file':
-      return { data_type: 'File', html_type: 'File', serialize: 0 };
-    case 'text':
-    case 'readonly':
-      return (field.maxLength ?? 255) > 255
-        ? { data_type: 'Memo', html_type: 'TextArea', serialize: 0 }
-        : { data_type: 'String', html_type: 'Text', serialize: 0 };
-  }
-}
+export { customFieldSpec };
 
 /**
  * The deployment's configuration on top of a fresh CRM: the check-in activity type, the

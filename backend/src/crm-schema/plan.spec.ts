@@ -1,0 +1,479 @@
+import type { Api4Params, CrmClient, CrmRow } from '../app/crm/crm-client';
+import { ALL_FIELDS, STAGE_OPTIONS } from '../app/fields/field-config';
+import { applyChanges, resolveRefs } from './apply';
+import { type DesiredSchema, desiredSchema, groupNamesFrom } from './desired-schema';
+import { type Change, planSchema } from './plan';
+import { exitCodeOf, settingsOf } from './report';
+import type { CrmSnapshot } from './snapshot';
+import { parseSchemaArgs } from '../crm-schema.main';
+
+const desired = desiredSchema(groupNamesFrom({}));
+const ACTIVITY_TYPE_VALUE = '56';
+
+/** What a CRM holds after a clean install under the given group names (ids from 1). */
+function installedSnapshot(
+  schema: DesiredSchema = desired,
+  groupNames = ['Check_in_data_organizing_', 'Food_Co_op_Organizing'],
+): CrmSnapshot {
+  let nextId = 1;
+  const snapshot: CrmSnapshot = {
+    activityTypes: [
+      {
+        id: 500,
+        name: schema.activityType.name,
+        label: schema.activityType.label,
+        value: ACTIVITY_TYPE_VALUE,
+        is_active: true,
+      },
+    ],
+    groups: [],
+    fields: [],
+    optionGroups: [],
+    optionValues: [],
+    relationshipTypes: [{ id: 11, ...schema.relationshipType, is_active: true }],
+  };
+  schema.groups.forEach((group, index) => {
+    const groupId = index + 1;
+    snapshot.groups.push({
+      id: groupId,
+      name: groupNames[index],
+      title: group.title,
+      extends: group.extends,
+      extends_entity_column_value: group.key === 'activity' ? [ACTIVITY_TYPE_VALUE] : null,
+      is_active: true,
+    });
+    for (const field of group.fields) {
+      let optionGroupId: number | null = null;
+      if (field.options) {
+        optionGroupId = 100 + nextId++;
+        snapshot.optionGroups.push({ id: optionGroupId, name: field.optionGroupName, is_active: true });
+        field.options.forEach((option, position) =>
+          snapshot.optionValues.push({
+            id: 1000 + nextId++,
+            option_group_id: optionGroupId,
+            value: option.value,
+            label: option.label,
+            name: option.name ?? option.value,
+            weight: position + 1,
+            is_active: true,
+          }),
+        );
+      }
+      snapshot.fields.push({
+        id: nextId++,
+        custom_group_id: groupId,
+        name: field.name,
+        label: field.label,
+        data_type: field.data_type,
+        html_type: field.html_type,
+        serialize: field.serialize,
+        text_length: field.text_length ?? null,
+        option_group_id: optionGroupId,
+        is_active: true,
+      });
+    }
+  });
+  return snapshot;
+}
+
+const emptySnapshot = (): CrmSnapshot => ({
+  activityTypes: [],
+  groups: [],
+  fields: [],
+  optionGroups: [],
+  optionValues: [],
+  relationshipTypes: [],
+});
+
+function fieldRow(snapshot: CrmSnapshot, name: string, groupId = 1): CrmRow {
+  const row = snapshot.fields.find((field) => field['name'] === name && field['custom_group_id'] === groupId);
+  if (!row) throw new Error(`no field ${name}`);
+  return row;
+}
+
+function stageOptionRows(snapshot: CrmSnapshot): CrmRow[] {
+  const groupId = fieldRow(snapshot, 'Stage')['option_group_id'];
+  return snapshot.optionValues.filter((row) => row['option_group_id'] === groupId);
+}
+
+/** Every Ref in a change's params, by name. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (typeof value !== 'object' || value === null) return [];
+  if ('$ref' in value) return [String((value as { $ref: unknown }).$ref)];
+  return Object.values(value).flatMap(refsIn);
+}
+
+describe('desired schema', () => {
+  it('has every activity-bound and contact-bound configured field, plus Stage and Submission_ID', () => {
+    const [activity, contact] = desired.groups;
+    const activityNames = activity.fields.map((field) => field.name);
+    const contactNames = contact.fields.map((field) => field.name);
+    for (const field of ALL_FIELDS) {
+      if (field.crmField) expect(activityNames).toContain(field.crmField.split('.')[1]);
+      if (field.crmContactField) expect(contactNames).toContain(field.crmContactField.split('.')[1]);
+    }
+    expect(activityNames).toEqual(expect.arrayContaining(['Stage', 'Submission_ID']));
+    expect(contactNames).toEqual(
+      expect.arrayContaining([
+        'Date_Incorporated',
+        'Name_on_Incorporation_Certificate',
+        'Certificate_of_Incorporation',
+        'Equity_share',
+        'Stage',
+      ]),
+    );
+  });
+
+  it('types fields from the field configuration, long text as Memo and String lengths from maxLength', () => {
+    const byName = new Map(
+      desired.groups.flatMap((group) => group.fields).map((field) => [field.name, field]),
+    );
+    expect(byName.get('Organizing_notes')).toMatchObject({ data_type: 'Memo', html_type: 'TextArea' });
+    expect(byName.get('Organizing_notes')?.text_length).toBeUndefined();
+    expect(byName.get('Name_on_Incorporation_Certificate')).toMatchObject({
+      data_type: 'String',
+      text_length: 255,
+    });
+    expect(byName.get('Lender_types')).toMatchObject({
+      data_type: 'String',
+      html_type: 'Select',
+      serialize: 1,
+    });
+    expect(byName.get('Equity_share')).toMatchObject({ data_type: 'Money', html_type: 'Text' });
+    expect(byName.get('Percent_capitalized')).toMatchObject({ data_type: 'Float' });
+    expect(byName.get('Business_plan')).toMatchObject({ data_type: 'File', html_type: 'File' });
+    expect(byName.get('Submission_ID')).toMatchObject({
+      data_type: 'String',
+      text_length: 255,
+      is_searchable: true,
+    });
+    expect(
+      desired.groups[0].fields
+        .find((field) => field.name === 'Stage')
+        ?.options?.map((option) => option.label),
+    ).toEqual(['Inquiry', 'Organizing', 'Feasibility', 'Business planning', 'Capitalization', 'Open']);
+  });
+
+  it('refuses a select field without an option list in the configuration', () => {
+    expect(() =>
+      desiredSchema(groupNamesFrom({}), [
+        { name: 'Mystery', type: 'select', label: 'Mystery', crmField: 'G.Mystery' },
+      ]),
+    ).toThrow(/FIELD_OPTIONS/);
+  });
+
+  it('reads the group names from the service settings', () => {
+    const schema = desiredSchema(
+      groupNamesFrom({
+        CRM_ACTIVITY_CUSTOM_GROUP: 'Check_in_data_organizing_',
+        CRM_CONTACT_CUSTOM_GROUP: ' Coop ',
+      }),
+    );
+    expect(schema.groups.map((group) => group.configuredName)).toEqual(['Check_in_data_organizing_', 'Coop']);
+  });
+});
+
+describe('planSchema', () => {
+  it('creates everything on a fresh CRM, every reference made before it is used', () => {
+    const plan = planSchema(desired, emptySnapshot());
+    expect(plan.problems).toEqual([]);
+    const fieldCount = desired.groups[0].fields.length + desired.groups[1].fields.length;
+    const count = (entity: string, action: Change['action']) =>
+      plan.changes.filter((change) => change.entity === entity && change.action === action).length;
+    expect(count('CustomField', 'create')).toBe(fieldCount);
+    expect(count('CustomGroup', 'create')).toBe(2);
+    expect(count('RelationshipType', 'create')).toBe(1);
+    expect(count('OptionGroup', 'create')).toBe(6);
+    expect(count('OptionValue', 'save')).toBe(6);
+    const defined = new Set<string>();
+    for (const change of plan.changes) {
+      for (const name of refsIn(change.params)) expect(defined).toContain(name);
+      if (change.ref) defined.add(change.ref);
+    }
+    const activityGroup = plan.changes.find((change) => change.ref === 'group:activity');
+    expect(activityGroup?.params.values).toMatchObject({
+      name: 'Check_in_data__organizing_',
+      extends: 'Activity',
+      extends_entity_column_value: [{ $ref: 'activityType', field: 'value' }],
+    });
+    expect(activityGroup?.details.join()).toContain("'Check_in_data_organizing_'");
+    expect(settingsOf(plan.groups)).toEqual([
+      'CRM_ACTIVITY_CUSTOM_GROUP=Check_in_data_organizing_',
+      'CRM_CONTACT_CUSTOM_GROUP=Food_Co_op_Organizing',
+    ]);
+  });
+
+  it('creates a new option list with weights 1..n in one save', () => {
+    const plan = planSchema(desired, emptySnapshot());
+    const stage = plan.changes.find(
+      (change) =>
+        change.entity === 'OptionValue' &&
+        change.summary.includes('.Stage') &&
+        change.summary.includes('Check_in'),
+    );
+    expect(stage?.params['records']).toEqual(
+      STAGE_OPTIONS.map((option, index) => ({
+        option_group_id: { $ref: 'optionGroup:Check_in_data__organizing_.Stage', field: 'id' },
+        value: option.value,
+        label: option.label,
+        name: option.value,
+        weight: index + 1,
+        is_active: true,
+      })),
+    );
+  });
+
+  it('finds nothing to do on a CRM that has everything, under the munged group name', () => {
+    const plan = planSchema(desired, installedSnapshot());
+    expect(plan.changes).toEqual([]);
+    expect(plan.problems).toEqual([]);
+    expect(plan.groups[0]).toMatchObject({
+      foundName: 'Check_in_data_organizing_',
+      matchedBy: 'munged name',
+    });
+    expect(plan.groups[1]).toMatchObject({
+      foundName: 'Food_Co_op_Organizing',
+      matchedBy: 'configured name',
+    });
+  });
+
+  it('finds a group by title when its name is something else entirely', () => {
+    const plan = planSchema(desired, installedSnapshot(desired, ['Checkin_2019', 'Food_Co_op_Organizing']));
+    expect(plan.changes).toEqual([]);
+    expect(plan.groups[0]).toMatchObject({ foundName: 'Checkin_2019', matchedBy: 'title' });
+    expect(settingsOf(plan.groups)[0]).toBe('CRM_ACTIVITY_CUSTOM_GROUP=Checkin_2019');
+  });
+
+  it('rewrites every weight of an option list when one is out of order, keeping stored values', () => {
+    const snapshot = installedSnapshot();
+    const rows = stageOptionRows(snapshot);
+    const open = rows.find((row) => row['value'] === 'open');
+    if (!open) throw new Error('no open');
+    open['weight'] = 0;
+    // An option entered by hand with another stored value but the configured label is the same option.
+    const inquiry = rows.find((row) => row['value'] === 'inquiry');
+    if (!inquiry) throw new Error('no inquiry');
+    inquiry['value'] = '0';
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toHaveLength(1);
+    const [change] = plan.changes;
+    expect(change).toMatchObject({ action: 'save', entity: 'OptionValue' });
+    expect(change?.details).toEqual(["'Open': weight 0 → 6"]);
+    expect(change?.params['records']).toEqual(
+      rows.map((row, index) => ({ id: row['id'], weight: index + 1, is_active: true })),
+    );
+  });
+
+  it('adds a missing option and leaves unknown ones alone with a note', () => {
+    const snapshot = installedSnapshot();
+    const rows = stageOptionRows(snapshot);
+    snapshot.optionValues = snapshot.optionValues.filter((row) => row !== rows[5]);
+    const extra = { ...rows[0], id: 9999, value: 'dormant', label: 'Dormant', name: 'dormant', weight: 7 };
+    snapshot.optionValues.push(extra);
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toHaveLength(1);
+    const records = plan.changes[0]?.params['records'] as CrmRow[];
+    expect(records[5]).toMatchObject({
+      value: 'open',
+      label: 'Open',
+      weight: 6,
+      option_group_id: rows[0]?.['option_group_id'],
+    });
+    expect(records.map((record) => record['id'])).not.toContain(9999);
+    expect(plan.notes.join()).toContain("'Dormant'");
+  });
+
+  it('fixes a disabled field, a wrong widget and a short text column, and creates a missing one', () => {
+    const snapshot = installedSnapshot();
+    fieldRow(snapshot, 'Submission_ID')['is_active'] = false;
+    fieldRow(snapshot, 'Submission_ID')['text_length'] = 64;
+    fieldRow(snapshot, 'Lender_types')['serialize'] = 0;
+    fieldRow(snapshot, 'Mission_statement_adopted')['html_type'] = 'CheckBox';
+    snapshot.fields = snapshot.fields.filter((row) => row['name'] !== 'Y1_Q4_Margin');
+    const plan = planSchema(desired, snapshot);
+    expect(plan.problems).toEqual([]);
+    const summary = plan.changes.map((change) => [change.action, change.summary, change.params.values]);
+    expect(summary).toEqual([
+      ['update', expect.stringContaining('.Submission_ID'), { text_length: 255, is_active: true }],
+      ['update', expect.stringContaining('.Mission_statement_adopted'), { html_type: 'Radio' }],
+      ['update', expect.stringContaining('.Lender_types'), { serialize: 1 }],
+      [
+        'create',
+        expect.stringContaining('Check_in_data_organizing_.Y1_Q4_Margin'),
+        expect.objectContaining({ custom_group_id: 1, data_type: 'Float' }),
+      ],
+    ]);
+  });
+
+  it('gives a select field without options an option group', () => {
+    const snapshot = installedSnapshot();
+    const row = fieldRow(snapshot, 'Site_status');
+    const groupId = row['option_group_id'];
+    row['option_group_id'] = null;
+    snapshot.optionGroups = snapshot.optionGroups.filter((group) => group['id'] !== groupId);
+    snapshot.optionValues = snapshot.optionValues.filter((value) => value['option_group_id'] !== groupId);
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes.map((change) => `${change.action} ${change.entity}`)).toEqual([
+      'create OptionGroup',
+      'save OptionValue',
+      'update CustomField',
+    ]);
+    expect(plan.changes[2]?.params.values).toEqual({
+      option_group_id: { $ref: 'optionGroup:Check_in_data_organizing_.Site_status', field: 'id' },
+    });
+  });
+
+  it('reuses an option group left by an interrupted run instead of creating a second one', () => {
+    const snapshot = installedSnapshot();
+    snapshot.fields = snapshot.fields.filter((row) => row['name'] !== 'Site_status');
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toHaveLength(1);
+    const groupId = snapshot.optionGroups.find((group) => group['name'] === 'checkin_site_status')?.['id'];
+    expect(plan.changes[0]?.params.values).toMatchObject({ name: 'Site_status', option_group_id: groupId });
+  });
+
+  it('leaves a field of the wrong data type to an administrator', () => {
+    const snapshot = installedSnapshot();
+    fieldRow(snapshot, 'Equity_goal')['data_type'] = 'Int';
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toEqual([]);
+    expect(plan.problems).toEqual([expect.stringMatching(/Equity_goal.*holds Int.*needs Money/)]);
+  });
+
+  it('leaves a group on the wrong entity to an administrator', () => {
+    const snapshot = installedSnapshot();
+    const group = snapshot.groups[1];
+    if (group) group['extends'] = 'Individual';
+    const plan = planSchema(desired, snapshot);
+    expect(plan.problems).toEqual([
+      expect.stringMatching(/extends Individual, not Organization.*CRM_CONTACT_CUSTOM_GROUP/),
+    ]);
+  });
+
+  it('adds the check-in type to an activity group limited to other types, not to one open to all', () => {
+    const limited = installedSnapshot();
+    const group = limited.groups[0];
+    if (!group) throw new Error('no group');
+    group['extends_entity_column_value'] = ['3'];
+    expect(planSchema(desired, limited).changes[0]?.params.values).toEqual({
+      extends_entity_column_value: ['3', ACTIVITY_TYPE_VALUE],
+    });
+    group['extends_entity_column_value'] = null;
+    const open = planSchema(desired, limited);
+    expect(open.changes).toEqual([]);
+    expect(open.notes.join()).toMatch(/every activity type/);
+  });
+
+  it('enables a disabled activity type and relationship type', () => {
+    const snapshot = installedSnapshot();
+    const [type] = snapshot.activityTypes;
+    const [relationship] = snapshot.relationshipTypes;
+    if (!type || !relationship) throw new Error('missing rows');
+    type['is_active'] = false;
+    relationship['is_active'] = false;
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes.map((change) => [change.entity, change.params.values])).toEqual([
+      ['OptionValue', { is_active: true }],
+      ['RelationshipType', { is_active: true }],
+    ]);
+  });
+
+  it('accepts a relationship type with the person on side B, and fixes one that ties other types', () => {
+    const snapshot = installedSnapshot();
+    const [relationship] = snapshot.relationshipTypes;
+    if (!relationship) throw new Error('missing row');
+    relationship['contact_type_a'] = 'Organization';
+    relationship['contact_type_b'] = 'Individual';
+    expect(planSchema(desired, snapshot).changes).toEqual([]);
+    relationship['contact_type_a'] = null;
+    expect(planSchema(desired, snapshot).changes[0]?.params.values).toEqual({
+      contact_type_a: 'Individual',
+      contact_type_b: 'Organization',
+    });
+  });
+
+  it('refers to an existing activity type by its value when creating the activity group', () => {
+    const snapshot = installedSnapshot();
+    snapshot.groups = snapshot.groups.filter((group) => group['id'] !== 1);
+    snapshot.fields = snapshot.fields.filter((field) => field['custom_group_id'] !== 1);
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes[0]?.params.values).toMatchObject({
+      extends_entity_column_value: [ACTIVITY_TYPE_VALUE],
+    });
+  });
+});
+
+describe('applying a plan', () => {
+  it('resolves references from earlier answers, at any depth', () => {
+    const answers = new Map<string, CrmRow>([['activityType', { id: 7, value: '56' }]]);
+    expect(resolveRefs({ values: { a: [{ $ref: 'activityType', field: 'value' }], b: 1 } }, answers)).toEqual(
+      {
+        values: { a: ['56'], b: 1 },
+      },
+    );
+    expect(() => resolveRefs({ $ref: 'group:x', field: 'id' }, answers)).toThrow(
+      /group:x\.id was not created/,
+    );
+  });
+
+  it('runs changes in order and stops at the first failure, saying how many were done', async () => {
+    const calls: string[] = [];
+    const crm: CrmClient = {
+      api4: async <T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params) => {
+        calls.push(`${entity}.${action} ${JSON.stringify(params)}`);
+        if (entity === 'CustomField') throw new Error('HTTP 500');
+        return [{ id: 42, value: '56' }] as CrmRow[] as T[];
+      },
+      api3: async () => [],
+      createFile: async () => [],
+    };
+    const changes: Change[] = [
+      {
+        action: 'create',
+        entity: 'OptionValue',
+        summary: 'type',
+        details: [],
+        params: { values: {} },
+        ref: 'activityType',
+      },
+      {
+        action: 'create',
+        entity: 'CustomGroup',
+        summary: 'group',
+        details: [],
+        params: { values: { x: { $ref: 'activityType', field: 'value' } } },
+        ref: 'group:activity',
+      },
+      {
+        action: 'create',
+        entity: 'CustomField',
+        summary: 'field',
+        details: [],
+        params: { values: { g: { $ref: 'group:activity', field: 'id' } } },
+      },
+      { action: 'create', entity: 'RelationshipType', summary: 'never', details: [], params: {} },
+    ];
+    await expect(applyChanges(crm, changes)).rejects.toMatchObject({ done: 2, message: 'field: HTTP 500' });
+    expect(calls).toEqual([
+      'OptionValue.create {"values":{}}',
+      'CustomGroup.create {"values":{"x":"56"}}',
+      'CustomField.create {"values":{"g":42}}',
+    ]);
+  });
+});
+
+describe('command line', () => {
+  it('is a dry run unless --apply is given, and refuses unknown arguments', () => {
+    expect(parseSchemaArgs([])).toEqual({ mode: 'dry-run', json: false, help: false });
+    expect(parseSchemaArgs(['--apply', '--json'])).toEqual({ mode: 'apply', json: true, help: false });
+    expect(() => parseSchemaArgs(['--aply'])).toThrow(/--aply/);
+  });
+
+  it('exits 0 with nothing to do, 2 when a dry run finds changes, 1 when an apply leaves some', () => {
+    expect(exitCodeOf('up-to-date')).toBe(0);
+    expect(exitCodeOf('applied')).toBe(0);
+    expect(exitCodeOf('changes-needed')).toBe(2);
+    expect(exitCodeOf('incomplete')).toBe(1);
+  });
+});
