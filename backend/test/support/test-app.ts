@@ -45,6 +45,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ADMIN_KEY: TEST_ADMIN_KEY,
     UPLOAD_RECEIPT_KEY: TEST_RECEIPT_KEY,
     CRM_TIMEOUT_MS: '1000',
+    // Each readiness probe asks the CRM, so faults injected by a test show at once.
+    READY_PROBE_CACHE_MS: '0',
     LOG_FORMAT: 'json',
     LOG_REQUESTS: 'true',
     FRONTEND_DIST: 'dist/frontend/browser',

@@ -60,6 +60,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
       deadlineMs: env.UPLOAD_DEADLINE_MS,
       minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND,
     },
+    readyProbeCacheMs: env.READY_PROBE_CACHE_MS,
     checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,
     schemaCacheMs: env.SCHEMA_CACHE_SECONDS * 1000,
     rateLimits: {

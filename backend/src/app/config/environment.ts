@@ -75,6 +75,13 @@ export class EnvironmentVariables {
   @Min(1024)
   CRM_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
+  /** How long one readiness probe of the CRM answers for every caller; 0 probes every time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  READY_PROBE_CACHE_MS = 2_000;
+
   /** Optional extension route for staff file links, with `{id}` for the file id. */
   @Transform(trimmed)
   @IsOptional()
