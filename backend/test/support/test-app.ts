@@ -9,6 +9,7 @@ import { AppLogger } from '../../src/app/logging/app-logger';
 export const TEST_API_KEY = 'test-api-key-0123456789';
 export const TEST_STAFF_KEY = 'test-staff-key-0123456789';
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
+export const TEST_RECEIPT_KEY = 'test-receipt-key-0123456789abcdefghijklmnop';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -60,7 +61,10 @@ export async function bootService(env: Record<string, string>): Promise<RunningS
     PORT: '0',
     STAFF_REPORT_KEY: TEST_STAFF_KEY,
     ADMIN_KEY: TEST_ADMIN_KEY,
+    UPLOAD_RECEIPT_KEY: TEST_RECEIPT_KEY,
     CRM_TIMEOUT_MS: '1000',
+    // Each readiness probe asks the CRM, so faults injected by a test show at once.
+    READY_PROBE_CACHE_MS: '0',
     LOG_FORMAT: 'json',
     LOG_REQUESTS: 'true',
     FRONTEND_DIST: 'dist/frontend/browser',

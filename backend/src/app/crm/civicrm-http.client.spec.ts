@@ -283,4 +283,57 @@ describe('CiviCrmHttpClient', () => {
     expect(url.searchParams.get('civiwp')).toBe('CiviCRM');
     expect(url.searchParams.get('q')).toBe('civicrm/ajax/api4/Contact/create');
   });
+
+  it('keeps the timeout as a deadline for the whole answer, however steadily its body trickles', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    const raw = await rawServer((_, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"values":[');
+      // A byte every 50 ms: each pause is far below the timeout, the whole far above it.
+      trickles.push(setInterval(() => response.write(' '), 50));
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url, { timeoutMs: 300 }));
+    const started = Date.now();
+    try {
+      await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      trickles.forEach(clearInterval);
+    }
+  });
+
+  it('refuses an answer over the size cap and drops its connection', async () => {
+    let closed = false;
+    const raw = await rawServer((_, response) => {
+      response.on('close', () => (closed = true));
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"values":["');
+      // Chunked, so only counting can catch it; far more than the cap, never finished.
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 8; i += 1) response.write(chunk);
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(
+      connection(raw.url, { maxAnswerBytes: 100 * 1024, timeoutMs: 2_000 }),
+    );
+    await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'failed' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(true);
+  });
+
+  it('refuses an answer whose declared length is over the cap without reading it', async () => {
+    const raw = await rawServer((_, response) => {
+      response.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(10 * 1024 * 1024),
+      });
+      response.write('{"values":[');
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url, { maxAnswerBytes: 1024 * 1024 }));
+    const started = Date.now();
+    await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'failed' });
+    expect(Date.now() - started).toBeLessThan(400);
+  });
 });

@@ -36,7 +36,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   constructor(private readonly connection: CrmConnection) {
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
-    // The timeout covers waiting for the answer's headers and every pause in its body.
+    // Each pause is bounded here too; send() adds the deadline for the call as a whole.
     this.pool = new Agent({
       connect: { timeout: connection.timeoutMs },
       headersTimeout: connection.timeoutMs,
@@ -110,10 +110,17 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     return normalizeV3Values<T>(body.values);
   }
 
+  /**
+   * CRM_TIMEOUT_MS is a deadline for the whole call, retry included: headers and every byte of
+   * the body must arrive within it, so a CRM sending one byte a second cannot keep a request
+   * open. An answer over CRM_MAX_ANSWER_BYTES is not read: the socket is dropped instead.
+   */
   private async send(call: string, url: string, outgoing: Outgoing, retryable: boolean): Promise<unknown> {
     const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.connection.timeoutMs);
     try {
-      const response = await this.requestWithRetry(call, url, outgoing, retryable);
+      const response = await this.requestWithRetry(call, url, outgoing, retryable, deadline.signal);
       const elapsed = Math.round(performance.now() - started);
       this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
       if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -125,7 +132,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
           response.statusCode,
         );
       }
-      const text = await response.body.text();
+      const text = await this.readAnswer(call, response);
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -136,7 +143,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
         this.logger.warn(error.message);
         throw error;
       }
-      const failure: CrmFailure = isTimeout(error) ? 'timeout' : 'unreachable';
+      const failure: CrmFailure = deadline.signal.aborted || isTimeout(error) ? 'timeout' : 'unreachable';
       const crmError = new CrmError(
         failure,
         call,
@@ -144,7 +151,28 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       );
       this.logger.warn(crmError.message);
       throw crmError;
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The body as text, refusing (and dropping the connection of) an answer over the cap. */
+  private async readAnswer(call: string, response: Dispatcher.ResponseData): Promise<string> {
+    const limit = this.connection.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const tooLarge = () => {
+      response.body.destroy();
+      return new CrmError('failed', call, `answer larger than ${limit} bytes`, response.statusCode);
+    };
+    if (Number(response.headers['content-length'] ?? 0) > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of response.body) {
+      const bytes = chunk as Buffer;
+      received += bytes.byteLength;
+      if (received > limit) throw tooLarge();
+      chunks.push(bytes);
+    }
+    return Buffer.concat(chunks, received).toString('utf8');
   }
 
   private async requestWithRetry(
@@ -152,22 +180,28 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     url: string,
     outgoing: Outgoing,
     retryable: boolean,
+    signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     try {
-      return await this.requestOnce(url, outgoing);
+      return await this.requestOnce(url, outgoing, signal);
     } catch (error) {
-      if (!retryable || isTimeout(error)) throw error;
+      if (!retryable || isTimeout(error) || signal.aborted) throw error;
       this.logger.debug(`${call} network error, retrying once`);
-      return this.requestOnce(url, outgoing);
+      return this.requestOnce(url, outgoing, signal);
     }
   }
 
-  private requestOnce(url: string, outgoing: Outgoing): Promise<Dispatcher.ResponseData> {
+  private requestOnce(
+    url: string,
+    outgoing: Outgoing,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
     return request(url, {
       method: outgoing.method,
       body: outgoing.body,
       headers: { ...this.headers, ...outgoing.headers },
       dispatcher: this.pool,
+      signal,
     });
   }
 }
@@ -181,6 +215,9 @@ interface Outgoing {
 
 /** The marker of the service's File.create calls that the CiviCRM extension decodes. */
 export const CONTENT_ENCODING_HEADER = 'X-Checkin-Content-Encoding';
+
+/** CRM_MAX_ANSWER_BYTES's default: far above any answer the service asks for. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
