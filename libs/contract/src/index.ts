@@ -3,3 +3,4 @@ export * from './lib/payloads';
 export * from './lib/errors';
 export * from './lib/staff';
 export * from './lib/admin';
+export * from './lib/preload';
