@@ -79,7 +79,8 @@ test('an owner changes an answer, uploads a certificate, sends, and sees it in t
   await page
     .getByLabel('Certificate of incorporation')
     .setInputFiles(join(__dirname, '..', '..', 'backend', 'test', 'fixtures', 'files', 'sample.pdf'));
-  await expect(page.getByText('sample.pdf')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Uploading sample.pdf')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByText('sample.pdf').first()).toBeVisible();
   await page
     .getByRole('button', { name: /^Send check-in$|^Review/ })
     .first()

@@ -165,6 +165,7 @@ function runTarget(target) {
       CIVICRM_ADMIN_USER: 'admin',
       CIVICRM_ADMIN_PASS: 'admin123pass',
       CIVICRM_SITE: join(civicrmEnv.CIVICRM_BASE, 'site'),
+      CIVICRM_DB_SOCKET: join(civicrmEnv.CIVICRM_BASE, 'run', 'mysqld.sock'),
     };
     const output = join(results, `${target.name}.json`);
     rmSync(output, { force: true });

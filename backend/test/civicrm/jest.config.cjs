@@ -10,6 +10,7 @@ module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>'],
   testMatch: ['**/*.real.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.spec.json' }],
   },

@@ -1,4 +1,5 @@
 import type { FieldConfig, FormDataPayload, ReportPayload, StaffReportPayload } from '@checkin/contract';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { CrmClient } from '../../src/app/crm/crm-client';
 import { ACTIVITY_FIELDS, CONTACT_FIELDS, crmNameOf } from '../../src/app/fields/field-config';
@@ -184,30 +185,31 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
     expect(await checkinCount(crm, coop.orgId)).toBe(before);
   });
 
-  it('removes the empty check-in CiviCRM saves when it refuses the values', async () => {
-    // A site whose field is narrower than the configuration: the database refuses the value.
+  const withDatabase = process.env['CIVICRM_DB_SOCKET'] ? it : it.skip;
+
+  withDatabase('removes the empty check-in CiviCRM saves when it refuses the values', async () => {
+    // A site whose database column is narrower than the field's type (a hand-altered table):
+    // the insert of the custom values fails after the activity row is saved.
     const [field] = await crm.api4('CustomField', 'get', {
-      select: ['id', 'text_length'],
+      select: ['column_name', 'custom_group_id.table_name'],
       where: [
-        ['name', '=', 'Organizing_notes'],
+        ['name', '=', 'Interest_list_size'],
         ['custom_group_id:name', '=', 'Check_in_data__organizing_'],
       ],
     });
-    await crm.api4('CustomField', 'update', {
-      values: { text_length: 10 },
-      where: [['id', '=', Number(field?.['id'])]],
-    });
+    const alter = (type: string) =>
+      sql(
+        `ALTER TABLE ${String(field?.['custom_group_id.table_name'])} MODIFY ${String(field?.['column_name'])} ${type}`,
+      );
+    alter('SMALLINT');
     try {
       const before = await checkinCount(crm, coop.orgId);
-      const response = await submit(service, coop, { Organizing_notes: 'Far longer than ten characters' });
+      const response = await submit(service, coop, { Interest_list_size: 40_000 });
       expect(response.status).toBe(502);
       expect(await response.json()).toMatchObject({ code: 'ACTIVITY_NOT_SAVED' });
       expect(await checkinCount(crm, coop.orgId)).toBe(before);
     } finally {
-      await crm.api4('CustomField', 'update', {
-        values: { text_length: Number(field?.['text_length'] ?? 255) },
-        where: [['id', '=', Number(field?.['id'])]],
-      });
+      alter('INT');
     }
   });
 
@@ -233,7 +235,7 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
       });
       return;
     }
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     const { formUrl } = (await response.json()) as { formUrl: string };
     const query = new URL(formUrl).search;
     expect((await service.get(`/api/data${query}`)).status).toBe(200);
@@ -255,6 +257,17 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
     }
   });
 });
+
+/** A statement run on the CRM's database as root (the suite's own CiviCRM only). */
+function sql(statement: string): void {
+  execFileSync('mariadb', [
+    `--socket=${process.env['CIVICRM_DB_SOCKET']}`,
+    '-uroot',
+    'civicrm',
+    '-e',
+    statement,
+  ]);
+}
 
 async function checkinCount(crm: CrmClient, orgId: number): Promise<number> {
   const rows = await crm.api4('Activity', 'get', {
