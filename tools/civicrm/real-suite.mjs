@@ -218,13 +218,31 @@ function runTarget(target) {
   }
 }
 
+/** Every PHP file of the extension parses (`php -l`), before any CiviCRM runs it. */
+function lintExtension() {
+  const files = run('find', [join(root, 'civicrm-extension'), '-name', '*.php'], {}, { capture: true })
+    .stdout.split('\n')
+    .filter(Boolean);
+  const broken = files.filter((file) => !run('php', ['-l', file], {}, { capture: true }).ok);
+  if (broken.length > 0) return fail('php -l', broken.join(', '));
+  totals.passed += 1;
+  lines.push(`ok   php -l on ${files.length} extension files`);
+}
+
 mkdirSync(results, { recursive: true });
 if (!existsSync(civicrmSh)) {
   skipAll(`no ${civicrmSh}`);
 } else if (!existsSync(join(root, 'dist', 'backend', 'crm-schema.js'))) {
   fail('real-CiviCRM suite', 'dist/backend/crm-schema.js is missing: build the back end first');
 } else {
-  for (const target of TARGETS) if (!only || only.includes(target.name)) runTarget(target);
+  // civicrm.sh installs PHP on first start: lint after the first instance is up.
+  let linted = false;
+  for (const target of TARGETS) {
+    if (only && !only.includes(target.name)) continue;
+    runTarget(target);
+    if (!linted) lintExtension();
+    linted = true;
+  }
 }
 
 process.stdout.write(`\n── real CiviCRM summary\n${lines.join('\n')}\n\n`);
