@@ -110,8 +110,8 @@ describe('GET /api/report', () => {
       const { fieldHistory } = await report();
       const [newest, sameMoment] = fieldHistory['Organizing_notes'] ?? [];
 
-      expect(newest?.date).toBe('2026-10-02T14:00:00');
-      expect(sameMoment?.date).toBe('2026-10-02T14:00:00');
+      expect(newest?.date).toBe('2026-10-02T14:00:00.000Z');
+      expect(sameMoment?.date).toBe('2026-10-02T14:00:00.000Z');
       expect(newest?.value).toBe('Draft pro forma for the second store (corrected figures).');
       expect(newest!.activityId).toBeGreaterThan(sameMoment!.activityId);
     });

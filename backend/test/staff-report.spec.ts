@@ -198,7 +198,8 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
 
     it('returns activity-side and organization-side files as {id, file_name, url}', async () => {
       const payload = await payloadOf(await staffReport(test));
-      expect(payload.fileUrlLookup).toBe('ok');
+      // CiviCRM refuses the v3 id list (HTTP 500): the URLs come from APIv4 File.get.
+      expect(payload.fileUrlLookup).toBe('file-get');
       for (const file of fileValuesOf(payload)) {
         expect(file).toEqual({
           id: file.id,
@@ -237,16 +238,20 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
     it.each([
       ['an APIv3 error envelope', { kind: 'v3error' as const }],
       ['HTTP 500 on the v3 path', { kind: 'http500' as const, entity: 'Attachment' }],
-    ])('answers without URLs and logs a warning when the lookup fails with %s', async (_, fault) => {
+    ])('asks File.get for signed URLs and logs a warning when the lookup fails with %s', async (_, fault) => {
       test.emulator.injectFault(fault);
       const logLines = test.logs.length;
       const payload = await payloadOf(await staffReport(test));
 
-      expect(payload.fileUrlLookup).toBe('failed');
+      expect(payload.fileUrlLookup).toBe('file-get');
       const files = fileValuesOf(payload);
       expect(files.length).toBeGreaterThan(0);
       for (const file of files)
-        expect(file).toEqual({ id: expect.any(Number), file_name: expect.any(String) });
+        expect(file).toEqual({
+          id: expect.any(Number),
+          file_name: expect.any(String),
+          url: expect.any(String),
+        });
       expect(v3Calls(test)).toHaveLength(1);
       const warnings = test.logs
         .slice(logLines)
@@ -414,7 +419,7 @@ describe('GET /api/staff/report in stub mode', () => {
     const payload = await payloadOf(await staffReport(test));
     expect(payload.organization.name).toBe(DEMO_ORG_NAME);
     expect(payload.crmBaseUrl).toBe('http://crm.invalid');
-    expect(payload.fileUrlLookup).toBe('ok');
+    expect(payload.fileUrlLookup).toBe('file-get');
     for (const file of fileValuesOf(payload))
       expect(file.url).toMatch(/^http:\/\/crm\.invalid\/civicrm\/file\?/);
     expect(test.emulator.calls).toEqual([]);
