@@ -126,6 +126,9 @@ check "marked upload with invalid base64 is an API error" test "$STATUS" -ge 400
 api4 File create '{"values":{"file_name":"bad.pdf","mime_type":"application/pdf","content":"JVBERi0"}}' "${MARK[@]}"
 DETAIL="HTTP $STATUS"
 check "marked upload with unpadded base64 is an API error" test "$STATUS" -ge 400
+api4 File create "{\"values\":{\"id\":$PDF_ID,\"file_name\":\"x.pdf\",\"mime_type\":\"application/pdf\",\"content\":\"JVBERi0=\"}}" "${MARK[@]}"
+DETAIL="HTTP $STATUS"
+check "a marked File.create cannot overwrite an existing file (id given)" test "$STATUS" -ge 400
 api4 File create '{"values":{"file_name":"x.pdf","mime_type":"application/pdf","content":"JVBERi0="}}' \
   -H 'X-Checkin-Content-Encoding: gzip'
 DETAIL="HTTP $STATUS"
@@ -299,6 +302,19 @@ check "the attached file B still downloads its exact bytes" \
 
 # --- tidy up what this run attached (the custom group is reused by the next run) ---------------
 api4 Contact delete "{\"where\":[[\"id\",\"=\",$CONTACT_ID]],\"useTrash\":false}"
+
+# --- uninstall removes the job and the setting's owner; installing again brings them back -------
+api3 Extension disable '{"keys":"checkin_middleware"}'
+api3 Extension uninstall '{"keys":"checkin_middleware"}'
+DETAIL="$BODY"
+check "APIv3 Extension.uninstall works" jq -e '.is_error == 0' <<<"$BODY"
+api4 Job get '{"select":["id"],"where":[["api_action","=","checkin_cleanup_files"]]}'
+DETAIL="$BODY"
+check "uninstalling removes the scheduled job" jq -e '.values | length == 0' <<<"$BODY"
+check "install.sh installs it again" "$EXT/install.sh" "$CIVICRM_SITE" "$URL" "$CIVICRM_API_KEY"
+api4 Job get '{"select":["id"],"where":[["api_action","=","checkin_cleanup_files"]]}'
+DETAIL="$BODY"
+check "... with its scheduled job" jq -e '.values | length == 1' <<<"$BODY"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
