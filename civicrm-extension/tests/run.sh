@@ -126,6 +126,9 @@ check "marked upload with invalid base64 is an API error" test "$STATUS" -ge 400
 api4 File create '{"values":{"file_name":"bad.pdf","mime_type":"application/pdf","content":"JVBERi0"}}' "${MARK[@]}"
 DETAIL="HTTP $STATUS"
 check "marked upload with unpadded base64 is an API error" test "$STATUS" -ge 400
+api4 File create "{\"values\":{\"id\":$PDF_ID,\"file_name\":\"x.pdf\",\"mime_type\":\"application/pdf\",\"content\":\"JVBERi0=\"}}" "${MARK[@]}"
+DETAIL="HTTP $STATUS"
+check "a marked File.create cannot overwrite an existing file (id given)" test "$STATUS" -ge 400
 api4 File create '{"values":{"file_name":"x.pdf","mime_type":"application/pdf","content":"JVBERi0="}}' \
   -H 'X-Checkin-Content-Encoding: gzip'
 DETAIL="HTTP $STATUS"
@@ -145,19 +148,18 @@ check "route refuses a visitor who is not logged in (403 JSON)" \
   eval '[ "$STATUS" = 403 ] && jq -e ".statusCode == 403 and .code == \"NOT_LOGGED_IN\"" "$WORK/body" >/dev/null'
 
 JAR=$WORK/cookies
-login() { # 6.x standaloneusers takes `identifier`, 5.81 `username`
-  local field
+login() { # login <jar> <user> <password>: 6.x standaloneusers takes `identifier`, 5.81 `username`
+  local field out=""
   for field in identifier username; do
-    jq -n --arg f "$field" --arg u "$CIVICRM_ADMIN_USER" --arg p "$CIVICRM_ADMIN_PASS" \
-      '{($f): $u, password: $p}' >"$WORK/login.json"
-    out=$(curl -sS -m 60 -c "$JAR" -b "$JAR" -X POST "$URL/civicrm/ajax/api4/User/login" \
+    jq -n --arg f "$field" --arg u "$2" --arg p "$3" '{($f): $u, password: $p}' >"$WORK/login.json"
+    out=$(curl -sS -m 60 -c "$1" -b "$1" -X POST "$URL/civicrm/ajax/api4/User/login" \
       -H 'X-Requested-With: XMLHttpRequest' --data-urlencode "params@$WORK/login.json")
     if jq -e '.values.url' <<<"$out" >/dev/null 2>&1; then return 0; fi
   done
   DETAIL=${out:0:200}
   return 1
 }
-check "admin logs in at /civicrm/login (User.login)" login
+check "admin logs in at /civicrm/login (User.login)" login "$JAR" "$CIVICRM_ADMIN_USER" "$CIVICRM_ADMIN_PASS"
 
 fetch "$PDF_ID" "$JAR"
 DETAIL="HTTP $STATUS $(header Content-Type) $(header Content-Disposition)"
@@ -188,6 +190,51 @@ fetch "1%20OR%201" "$JAR"
 DETAIL="HTTP $STATUS"
 check "route answers 400 JSON for a malformed id" \
   eval '[ "$STATUS" = 400 ] && jq -e ".code == \"BAD_FILE_ID\"" "$WORK/body" >/dev/null'
+
+# --- a user without "access uploaded files" (Standalone users and roles) -------------------------
+# Its role holds only what an API user needs to call the API: "access AJAX API" and
+# "authenticate with api key" (the test instances use authx's `perm` guard).
+LIMITED_USER=checkin_ext_limited LIMITED_PASS=limited-pass-0123456 LIMITED_KEY=checkin-ext-limited-012345
+LIMITED_PERMS='["access AJAX API","authenticate with api key"]'
+api4 Role get '{"select":["id"],"where":[["name","=","checkin_ext_limited"]]}'
+ROLE_ID=$(jq -r '.values[0].id // empty' <<<"$BODY")
+if [ -z "$ROLE_ID" ]; then
+  api4 Role create "{\"values\":{\"name\":\"checkin_ext_limited\",\"label\":\"Check-in extension test (limited)\",\"permissions\":$LIMITED_PERMS}}"
+  ROLE_ID=$(jq -r '.values[0].id // empty' <<<"$BODY")
+fi
+api4 User get "{\"select\":[\"id\"],\"where\":[[\"username\",\"=\",\"$LIMITED_USER\"]]}"
+if [ "$(jq '.values | length' <<<"$BODY" 2>/dev/null)" = 0 ]; then
+  api4 Contact create "{\"values\":{\"contact_type\":\"Individual\",\"first_name\":\"Limited\",\"last_name\":\"Checkin ext\",\"api_key\":\"$LIMITED_KEY\"}}"
+  LIMITED_CID=$(jq -r '.values[0].id' <<<"$BODY")
+  # actorPassword: Standalone asks for the acting administrator's password to set another's.
+  jq -n --arg u "$LIMITED_USER" --arg p "$LIMITED_PASS" --argjson c "$LIMITED_CID" --argjson r "$ROLE_ID" \
+    --arg a "$CIVICRM_ADMIN_PASS" \
+    '{values: {username: $u, password: $p, contact_id: $c, roles: [$r], is_active: true, uf_name: "limited@example.org"}, actorPassword: $a}' \
+    >"$WORK/user.json"
+  api4 User create "$(cat "$WORK/user.json")"
+fi
+DETAIL="role $ROLE_ID: $BODY"
+check "fixture: a Standalone user whose role lacks \"access uploaded files\"" test -n "$ROLE_ID"
+LJAR=$WORK/limited-cookies
+check "that user logs in" login "$LJAR" "$LIMITED_USER" "$LIMITED_PASS"
+fetch "$PDF_ID" "$LJAR"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "route refuses a logged-in user without \"access uploaded files\" (403 JSON)" \
+  eval '[ "$STATUS" = 403 ] && jq -e ".code == \"PERMISSION_DENIED\"" "$WORK/body" >/dev/null'
+
+limited_info() {
+  STATUS=$(curl -sS -m 60 -o "$WORK/body" -w '%{http_code}' -X POST "$URL/civicrm/ajax/api4/CheckinMiddleware/info" \
+    -H "X-Civi-Auth: Bearer $LIMITED_KEY" -H 'X-Requested-With: XMLHttpRequest')
+}
+limited_info
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "info answers an API user holding only \"access AJAX API\"" \
+  eval '[ "$STATUS" = 200 ] && jq -e ".values[0].timezone | length > 0" "$WORK/body" >/dev/null'
+api4 Role update "{\"values\":{\"permissions\":[\"authenticate with api key\"]},\"where\":[[\"id\",\"=\",$ROLE_ID]]}"
+limited_info
+DETAIL="HTTP $STATUS"
+check "info refuses an API user with neither \"access CiviCRM\" nor \"access AJAX API\"" test "$STATUS" = 403
+api4 Role update "{\"values\":{\"permissions\":$LIMITED_PERMS},\"where\":[[\"id\",\"=\",$ROLE_ID]]}"
 
 # --- setting and scheduled job ---------------------------------------------------------------
 api4 Setting get '{"select":["checkin_middleware_unattached_file_days"]}'
@@ -255,6 +302,19 @@ check "the attached file B still downloads its exact bytes" \
 
 # --- tidy up what this run attached (the custom group is reused by the next run) ---------------
 api4 Contact delete "{\"where\":[[\"id\",\"=\",$CONTACT_ID]],\"useTrash\":false}"
+
+# --- uninstall removes the job and the setting's owner; installing again brings them back -------
+api3 Extension disable '{"keys":"checkin_middleware"}'
+api3 Extension uninstall '{"keys":"checkin_middleware"}'
+DETAIL="$BODY"
+check "APIv3 Extension.uninstall works" jq -e '.is_error == 0' <<<"$BODY"
+api4 Job get '{"select":["id"],"where":[["api_action","=","checkin_cleanup_files"]]}'
+DETAIL="$BODY"
+check "uninstalling removes the scheduled job" jq -e '.values | length == 0' <<<"$BODY"
+check "install.sh installs it again" "$EXT/install.sh" "$CIVICRM_SITE" "$URL" "$CIVICRM_API_KEY"
+api4 Job get '{"select":["id"],"where":[["api_action","=","checkin_cleanup_files"]]}'
+DETAIL="$BODY"
+check "... with its scheduled job" jq -e '.values | length == 1' <<<"$BODY"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

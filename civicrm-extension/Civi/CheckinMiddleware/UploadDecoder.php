@@ -65,6 +65,10 @@ class UploadDecoder extends AutoSubscriber {
       throw new \CRM_Core_Exception(self::HEADER . ' must be "base64"');
     }
     $values = $request->getValues();
+    if (!empty($values['id'])) {
+      // create with an id updates: the decoded bytes would overwrite another file's content.
+      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' creates a new file; it cannot take an id');
+    }
     $content = $values['content'] ?? NULL;
     if (!is_string($content)) {
       throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' needs the base64 content in values.content');
