@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { loadAppConfig } from './app/config/app-config';
 import { ConfigurationError } from './app/config/environment';
 import { CiviCrmHttpClient } from './app/crm/civicrm-http.client';
-import { desiredSchema, groupNamesFrom } from './crm-schema/desired-schema';
+import { CrmError } from './app/crm/crm-errors';
+import { desiredSchema } from './crm-schema/desired-schema';
 import { exitCodeOf, formatReport, type Mode } from './crm-schema/report';
 import { runSchema } from './crm-schema/run';
 
@@ -40,7 +41,7 @@ async function main(argv: readonly string[]): Promise<number> {
   Logger.overrideLogger(false);
   const crm = new CiviCrmHttpClient(config.crm);
   try {
-    const report = await runSchema(crm, desiredSchema(groupNamesFrom(process.env)), {
+    const report = await runSchema(crm, desiredSchema(config.crm.customGroups), {
       mode: args.mode,
       crmLabel: config.crm.baseUrl,
     });
@@ -51,6 +52,20 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** What to check next, for the failures an administrator can fix. */
+function hintFor(error: unknown): string {
+  if (!(error instanceof CrmError)) return '';
+  if (error.failure === 'unauthorized')
+    return '\nThe CRM refused the API key: check CRM_API_KEY and CRM_SITE_KEY.';
+  if (error.failure === 'forbidden') {
+    return (
+      "\nThe API key's user lacks a permission: run the installer with the key of a user who has " +
+      "'administer CiviCRM' (the service's own API user does not need it)."
+    );
+  }
+  return '';
+}
+
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
@@ -59,7 +74,7 @@ if (require.main === module) {
     (error: unknown) => {
       const message =
         error instanceof ConfigurationError || error instanceof Error ? error.message : String(error);
-      process.stderr.write(`crm:schema failed: ${message}\n`);
+      process.stderr.write(`crm:schema failed: ${message}${hintFor(error)}\n`);
       process.exitCode = 1;
     },
   );

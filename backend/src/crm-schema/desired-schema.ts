@@ -1,4 +1,5 @@
 import type { FieldConfig, OptionItem } from '@checkin/contract';
+import type { CustomGroupNames } from '../app/config/app-config';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
@@ -62,21 +63,14 @@ export interface DesiredSchema {
   };
 }
 
-export interface GroupNames {
-  activity: string;
-  contact: string;
-}
-
 export const ACTIVITY_GROUP_SETTING = 'CRM_ACTIVITY_CUSTOM_GROUP';
 export const CONTACT_GROUP_SETTING = 'CRM_CONTACT_CUSTOM_GROUP';
 
-/** The group names from the same settings the service reads, the spec's names by default. */
-export function groupNamesFrom(env: Record<string, string | undefined>): GroupNames {
-  return {
-    activity: env[ACTIVITY_GROUP_SETTING]?.trim() || ACTIVITY_CUSTOM_GROUP,
-    contact: env[CONTACT_GROUP_SETTING]?.trim() || CONTACT_CUSTOM_GROUP,
-  };
-}
+/** The spec's names: what the service uses when the two settings are not set. */
+export const DEFAULT_GROUP_NAMES: CustomGroupNames = {
+  activity: ACTIVITY_CUSTOM_GROUP,
+  contact: CONTACT_CUSTOM_GROUP,
+};
 
 /** The field's name inside its group: `Group.Field` → `Field`. */
 export function fieldNameOf(crmName: string): string {
@@ -124,7 +118,10 @@ function stageField(
   };
 }
 
-export function desiredSchema(names: GroupNames, fields: readonly FieldConfig[] = ALL_FIELDS): DesiredSchema {
+export function desiredSchema(
+  names: CustomGroupNames,
+  fields: readonly FieldConfig[] = ALL_FIELDS,
+): DesiredSchema {
   const activityFields: DesiredField[] = [
     stageField(
       fieldNameOf(ACTIVITY_STAGE_FIELD),

@@ -1,13 +1,13 @@
 import type { Api4Params, CrmClient, CrmRow } from '../app/crm/crm-client';
 import { ALL_FIELDS, STAGE_OPTIONS } from '../app/fields/field-config';
 import { applyChanges, resolveRefs } from './apply';
-import { type DesiredSchema, desiredSchema, groupNamesFrom } from './desired-schema';
+import { type DesiredSchema, desiredSchema, DEFAULT_GROUP_NAMES } from './desired-schema';
 import { type Change, planSchema } from './plan';
 import { exitCodeOf, settingsOf } from './report';
 import type { CrmSnapshot } from './snapshot';
 import { parseSchemaArgs } from '../crm-schema.main';
 
-const desired = desiredSchema(groupNamesFrom({}));
+const desired = desiredSchema(DEFAULT_GROUP_NAMES);
 const ACTIVITY_TYPE_VALUE = '56';
 
 /** What a CRM holds after a clean install under the given group names (ids from 1). */
@@ -157,20 +157,20 @@ describe('desired schema', () => {
 
   it('refuses a select field without an option list in the configuration', () => {
     expect(() =>
-      desiredSchema(groupNamesFrom({}), [
+      desiredSchema(DEFAULT_GROUP_NAMES, [
         { name: 'Mystery', type: 'select', label: 'Mystery', crmField: 'G.Mystery' },
       ]),
     ).toThrow(/FIELD_OPTIONS/);
   });
 
-  it('reads the group names from the service settings', () => {
-    const schema = desiredSchema(
-      groupNamesFrom({
-        CRM_ACTIVITY_CUSTOM_GROUP: 'Check_in_data_organizing_',
-        CRM_CONTACT_CUSTOM_GROUP: ' Coop ',
-      }),
-    );
+  it('creates the groups under the names the service is configured with', () => {
+    const schema = desiredSchema({ activity: 'Check_in_data_organizing_', contact: 'Coop' });
     expect(schema.groups.map((group) => group.configuredName)).toEqual(['Check_in_data_organizing_', 'Coop']);
+    const plan = planSchema(schema, emptySnapshot());
+    expect(settingsOf(plan.groups)).toEqual([
+      'CRM_ACTIVITY_CUSTOM_GROUP=Check_in_data_organizing_',
+      'CRM_CONTACT_CUSTOM_GROUP=Coop',
+    ]);
   });
 });
 

@@ -4,23 +4,44 @@ import {
   MAX_STAGE_RANK,
   type ContactRelationshipsDiagnostic,
   type ContactSummary,
+  type CustomGroupsDiagnostic,
   type PrimaryContactTypeDiagnostic,
   type RelationshipDiagnostic,
   type RelationshipTypeSummary,
   type StageOptionsDiagnostic,
 } from '@checkin/contract';
+import { appConfig, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from '../crm/crm-client';
-import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, FORM_CONTACT_RELATIONSHIP } from '../crm/crm-names';
+import {
+  ACTIVITY_CUSTOM_GROUP,
+  ACTIVITY_STAGE_FIELD,
+  CONTACT_CUSTOM_GROUP,
+  FORM_CONTACT_RELATIONSHIP,
+} from '../crm/crm-names';
 import { rankStages } from '../crm/crm-schema.service';
 import { crmDown } from './dependency-failure';
 import { directionProblems, personSide } from './relationship-direction';
+import {
+  diagnoseCustomGroups,
+  type ExpectedGroup,
+  expectedGroups,
+  nearMatchGroups,
+} from './custom-groups.diagnostic';
 
 /** The diagnostics list this many of a contact's relationships at most. */
 export const MAX_LISTED_RELATIONSHIPS = 200;
 const EXPECTED_STAGE_COUNT = MAX_STAGE_RANK + 1;
 const NEAR_MATCH = /primary|contact/i;
 
-type Diagnostic = StageOptionsDiagnostic | PrimaryContactTypeDiagnostic | ContactRelationshipsDiagnostic;
+type Diagnostic =
+  | StageOptionsDiagnostic
+  | PrimaryContactTypeDiagnostic
+  | ContactRelationshipsDiagnostic
+  | CustomGroupsDiagnostic;
+
+/** Custom groups listed at most when looking for near matches. */
+const MAX_LISTED_GROUPS = 500;
+const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'is_active'];
 
 /**
  * The spec's diagnostic probes, each a Terminus indicator that is down when it finds a problem:
@@ -31,10 +52,22 @@ type Diagnostic = StageOptionsDiagnostic | PrimaryContactTypeDiagnostic | Contac
  */
 @Injectable()
 export class CrmDiagnosticsIndicator {
+  private readonly groups: ExpectedGroup[];
+
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-  ) {}
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.groups = expectedGroups(
+      config.crm?.customGroups ?? { activity: ACTIVITY_CUSTOM_GROUP, contact: CONTACT_CUSTOM_GROUP },
+    );
+  }
+
+  /** Both custom groups and every configured field, with near matches for what is missing. */
+  customGroups(): Promise<HealthIndicatorResult> {
+    return this.probe('customGroups', () => this.diagnoseCustomGroups());
+  }
 
   stageOptions(): Promise<HealthIndicatorResult> {
     return this.probe('stageOptions', () => this.diagnoseStageOptions());
@@ -60,6 +93,41 @@ export class CrmDiagnosticsIndicator {
     return diagnostic.problems.length === 0
       ? indicator.up<Diagnostic>(diagnostic)
       : indicator.down<Diagnostic>(diagnostic);
+  }
+
+  /**
+   * Three reads: the groups under their configured names (the CRM client spells them the site's
+   * way, so this is exactly what the service finds), every group (for near matches), then the
+   * fields of both. Near matches are looked for only when a group is missing or disabled.
+   */
+  private async diagnoseCustomGroups(): Promise<CustomGroupsDiagnostic> {
+    const [configured, all] = await Promise.all([
+      this.crm.api4('CustomGroup', 'get', {
+        select: GROUP_SELECT,
+        where: [['name', 'IN', this.groups.map((group) => group.codeName)]],
+      }),
+      this.crm.api4('CustomGroup', 'get', {
+        select: GROUP_SELECT,
+        orderBy: { id: 'ASC' },
+        limit: MAX_LISTED_GROUPS,
+      }),
+    ]);
+    const groupIds = new Set<unknown>(configured.map((row) => row['id']));
+    for (const group of this.groups) {
+      const found = configured.find((row) => row['name'] === group.codeName);
+      if (found && found['is_active'] !== false) continue;
+      for (const row of nearMatchGroups(group, all, found ? asNumber(found['id']) : null))
+        groupIds.add(row['id']);
+    }
+    const fields =
+      groupIds.size === 0
+        ? []
+        : await this.crm.api4('CustomField', 'get', {
+            select: ['id', 'custom_group_id', 'name', 'label', 'data_type', 'is_active'],
+            where: [['custom_group_id', 'IN', [...groupIds]]],
+            orderBy: { id: 'ASC' },
+          });
+    return diagnoseCustomGroups(this.groups, { configured, all, fields });
   }
 
   private async diagnoseStageOptions(): Promise<StageOptionsDiagnostic> {

@@ -55,6 +55,7 @@ export class HealthController {
     const { contactId } = query;
     return this.health.check([
       ...this.readinessChecks(),
+      () => this.diagnostics.customGroups(),
       () => this.diagnostics.stageOptions(),
       () => this.diagnostics.primaryContactType(),
       ...(contactId === undefined ? [] : [() => this.diagnostics.contactRelationships(contactId)]),

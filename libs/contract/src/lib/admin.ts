@@ -83,6 +83,56 @@ export type PrimaryContactTypeDiagnostic = {
   problems: string[];
 };
 
+/** A custom group as the diagnostics show it (its name as the CRM stores it). */
+export type CustomGroupSummary = {
+  id: number;
+  name: string;
+  title: string | null;
+  extends: string | null;
+  is_active: boolean;
+};
+
+/** A custom group that may be the one the service is configured with, and how to use it. */
+export type CustomGroupNearMatch = CustomGroupSummary & {
+  /** Why it is listed: its name differs only in punctuation or case, or its title is the one the installer gives. */
+  reason: string;
+  /** How many of the configured fields it holds, out of `CustomGroupDiagnostic.fields.length`. */
+  configuredFields: number;
+  /** The setting that would point the service at it, e.g. `CRM_ACTIVITY_CUSTOM_GROUP=Check_in_data_organizing_`. */
+  setting: string;
+};
+
+/** One configured field of a custom group: present and usable, or what is wrong. */
+export type CustomFieldCheck = {
+  name: string;
+  status: 'found' | 'missing' | 'disabled' | 'wrong type';
+  /** For 'wrong type': the data type the CRM holds and the one the service needs. */
+  dataType?: string | null;
+  expectedDataType?: string;
+  /** For 'missing': fields that may be it (`Group.Field`, with why). */
+  nearMatches?: string[];
+};
+
+/** One of the two custom groups in `customGroups` of GET /api/health. */
+export type CustomGroupDiagnostic = {
+  /** The setting that names the group (CRM_ACTIVITY_CUSTOM_GROUP or CRM_CONTACT_CUSTOM_GROUP). */
+  setting: string;
+  /** The name the service looks for: the setting's value. */
+  name: string;
+  extends: string;
+  found: CustomGroupSummary | null;
+  /** Only when the group is missing or disabled. */
+  nearMatches: CustomGroupNearMatch[];
+  /** Every field the service needs in this group (empty while the group itself is missing). */
+  fields: CustomFieldCheck[];
+};
+
+/** `customGroups` of GET /api/health: both custom groups and every configured field. */
+export type CustomGroupsDiagnostic = {
+  groups: CustomGroupDiagnostic[];
+  problems: string[];
+};
+
 export type ContactSummary = {
   id: number;
   contactType: string | null;

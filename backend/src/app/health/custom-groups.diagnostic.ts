@@ -1,0 +1,216 @@
+import type {
+  CustomFieldCheck,
+  CustomGroupDiagnostic,
+  CustomGroupNearMatch,
+  CustomGroupsDiagnostic,
+  CustomGroupSummary,
+} from '@checkin/contract';
+import { desiredSchema } from '../../crm-schema/desired-schema';
+import type { CustomGroupNames } from '../config/app-config';
+import type { CrmRow } from '../crm/crm-client';
+import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
+
+/** A custom group the service needs, as this deployment names it. */
+export interface ExpectedGroup {
+  setting: string;
+  /** The setting's value: the name the service asks the CRM for. */
+  name: string;
+  /** The name the code uses (crm-names.ts); the CRM client renames it to `name` on the wire. */
+  codeName: string;
+  /** The title the schema installer gives the group. */
+  title: string;
+  extends: string;
+  fields: ReadonlyArray<{ name: string; label: string; dataType: string }>;
+}
+
+/** Both groups with every field the service reads or writes, from the installer's own description. */
+export function expectedGroups(names: CustomGroupNames): ExpectedGroup[] {
+  return desiredSchema(names).groups.map((group) => ({
+    setting: group.setting,
+    name: group.configuredName,
+    codeName: group.key === 'activity' ? ACTIVITY_CUSTOM_GROUP : CONTACT_CUSTOM_GROUP,
+    title: group.title,
+    extends: group.extends,
+    fields: group.fields.map((field) => ({
+      name: field.name,
+      label: field.label,
+      dataType: field.data_type,
+    })),
+  }));
+}
+
+/** What the CRM answered: the groups found under the configured names, every group, and their fields. */
+export interface CustomGroupRows {
+  /** Rows of `CustomGroup.get` filtered by the code names (so renamed to them by the CRM client). */
+  configured: CrmRow[];
+  all: CrmRow[];
+  /** Fields of the configured groups and of every near match. */
+  fields: CrmRow[];
+}
+
+/** Lower case, letters and digits only: `Check_in_data__organizing_` and `check-in data organizing` meet. */
+const loose = (text: unknown): string =>
+  String(text ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+
+/** Groups that may be the one configured: same loose name, or the installer's title. */
+export function nearMatchGroups(expected: ExpectedGroup, rows: CrmRow[], excludeId: number | null): CrmRow[] {
+  return rows.filter(
+    (row) =>
+      asNumber(row['id']) !== excludeId &&
+      (loose(row['name']) === loose(expected.name) ||
+        loose(row['name']) === loose(expected.codeName) ||
+        loose(row['title']) === loose(expected.title)),
+  );
+}
+
+/**
+ * Reads the answer into the diagnostic: each group found or missing (with near matches and the
+ * setting that would select each), and each configured field found, missing (with near
+ * matches), disabled, or of another data type. Pure, so every case is tested without a CRM.
+ */
+export function diagnoseCustomGroups(
+  expected: readonly ExpectedGroup[],
+  rows: CustomGroupRows,
+): CustomGroupsDiagnostic {
+  const problems: string[] = [];
+  const groups = expected.map((group): CustomGroupDiagnostic => {
+    const foundRow = rows.configured.find((row) => row['name'] === group.codeName) ?? null;
+    const found = foundRow ? { ...summary(foundRow), name: group.name } : null;
+    const diagnostic: CustomGroupDiagnostic = {
+      setting: group.setting,
+      name: group.name,
+      extends: group.extends,
+      found,
+      nearMatches: [],
+      fields: [],
+    };
+    if (!found || !found.is_active) {
+      diagnostic.nearMatches = nearMatchGroups(group, rows.all, found?.id ?? null).map((row) =>
+        nearMatch(group, row, rows.fields),
+      );
+    }
+    if (!found) {
+      problems.push(missingGroupProblem(group, diagnostic.nearMatches));
+      return diagnostic;
+    }
+    if (!found.is_active) problems.push(`The custom group '${group.name}' (${group.setting}) is disabled.`);
+    if (found.extends !== group.extends) {
+      problems.push(
+        `The custom group '${group.name}' (${group.setting}) extends ${found.extends ?? 'nothing'}; ` +
+          `the service needs a group on ${group.extends}.`,
+      );
+    }
+    const own = rows.fields.filter((field) => asNumber(field['custom_group_id']) === found.id);
+    const others = rows.fields.filter((field) => asNumber(field['custom_group_id']) !== found.id);
+    diagnostic.fields = group.fields.map((field) => checkField(group, field, own, others, rows.all));
+    for (const check of diagnostic.fields) {
+      const problem = fieldProblem(group, check);
+      if (problem) problems.push(problem);
+    }
+    return diagnostic;
+  });
+  return { groups, problems };
+}
+
+function nearMatch(group: ExpectedGroup, row: CrmRow, fields: CrmRow[]): CustomGroupNearMatch {
+  const id = asNumber(row['id']);
+  const names = new Set(
+    fields.filter((field) => asNumber(field['custom_group_id']) === id).map((field) => String(field['name'])),
+  );
+  const reason =
+    loose(row['name']) === loose(group.name) || loose(row['name']) === loose(group.codeName)
+      ? 'its name differs only in punctuation or letter case'
+      : `its title is '${String(row['title'])}'`;
+  return {
+    ...summary(row),
+    reason,
+    configuredFields: group.fields.filter((field) => names.has(field.name)).length,
+    setting: `${group.setting}=${String(row['name'])}`,
+  };
+}
+
+function missingGroupProblem(group: ExpectedGroup, nearMatches: CustomGroupNearMatch[]): string {
+  const intro = `No custom group is named '${group.name}' (${group.setting}).`;
+  const create = 'Or create it: npm run crm:schema -- --apply (docs/civicrm-setup.md).';
+  if (nearMatches.length === 0)
+    return `${intro} Create it: npm run crm:schema -- --apply (docs/civicrm-setup.md).`;
+  const candidates = nearMatches
+    .map(
+      (match) =>
+        `'${match.name}' (${match.reason}; ${match.configuredFields} of ${group.fields.length} configured fields): ` +
+        `set ${match.setting}`,
+    )
+    .join('; ');
+  return `${intro} If it is ${nearMatches.length === 1 ? 'this one' : 'one of these'}, point the setting at it: ${candidates}. ${create}`;
+}
+
+function checkField(
+  group: ExpectedGroup,
+  field: ExpectedGroup['fields'][number],
+  own: CrmRow[],
+  others: CrmRow[],
+  allGroups: CrmRow[],
+): CustomFieldCheck {
+  const row = own.find((candidate) => candidate['name'] === field.name);
+  if (row) {
+    if (row['is_active'] === false) return { name: field.name, status: 'disabled' };
+    if (row['data_type'] !== field.dataType) {
+      return {
+        name: field.name,
+        status: 'wrong type',
+        dataType: typeof row['data_type'] === 'string' ? row['data_type'] : null,
+        expectedDataType: field.dataType,
+      };
+    }
+    return { name: field.name, status: 'found' };
+  }
+  const groupName = (id: unknown) =>
+    String(allGroups.find((candidate) => asNumber(candidate['id']) === asNumber(id))?.['name'] ?? id);
+  const nearMatches = [
+    ...own
+      .filter(
+        (candidate) =>
+          loose(candidate['name']) === loose(field.name) || loose(candidate['label']) === loose(field.label),
+      )
+      .map(
+        (candidate) => `${group.name}.${String(candidate['name'])} (label '${String(candidate['label'])}')`,
+      ),
+    ...others
+      .filter((candidate) => candidate['name'] === field.name)
+      .map((candidate) => `${groupName(candidate['custom_group_id'])}.${field.name} (in another group)`),
+  ];
+  return { name: field.name, status: 'missing', nearMatches };
+}
+
+function fieldProblem(group: ExpectedGroup, check: CustomFieldCheck): string | null {
+  const name = `'${group.name}.${check.name}'`;
+  switch (check.status) {
+    case 'found':
+      return null;
+    case 'disabled':
+      return `The custom field ${name} is disabled.`;
+    case 'wrong type':
+      return `The custom field ${name} holds ${check.dataType ?? 'no data type'}; the service needs ${check.expectedDataType ?? ''}.`;
+    case 'missing': {
+      const near = check.nearMatches?.length ? ` Near matches: ${check.nearMatches.join(', ')}.` : '';
+      return `The custom field ${name} is missing.${near} Create it: npm run crm:schema -- --apply.`;
+    }
+  }
+}
+
+function summary(row: CrmRow): CustomGroupSummary {
+  return {
+    id: asNumber(row['id']) ?? 0,
+    name: String(row['name'] ?? ''),
+    title: typeof row['title'] === 'string' ? row['title'] : null,
+    extends: typeof row['extends'] === 'string' ? row['extends'] : null,
+    is_active: row['is_active'] !== false,
+  };
+}
+
+function asNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+}
