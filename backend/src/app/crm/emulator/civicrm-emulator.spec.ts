@@ -422,7 +422,7 @@ describe('CiviCrmEmulator', () => {
     it('serves the extension route only to users with "access uploaded files"', async () => {
       const limited = await CiviCrmEmulator.start({
         apiKey: API_KEY,
-        apiUsers: { 'staff-key': { permissions: ['access CiviCRM'] } },
+        apiUsers: { 'staff-key': { permissions: ['authenticate with api key', 'access CiviCRM'] } },
       });
       try {
         const url = `${limited.baseUrl}/civicrm/checkin-file?id=${fileId()}`;
@@ -494,7 +494,15 @@ describe('CiviCrmEmulator', () => {
         apiKey: API_KEY,
         timeZone: 'America/Chicago',
         apiUsers: {
-          'form-key': { permissions: ['access CiviCRM', 'view all contacts', 'view debug output'] },
+          'form-key': {
+            permissions: [
+              'authenticate with api key',
+              'access CiviCRM',
+              'view all contacts',
+              'view debug output',
+            ],
+          },
+          'unguarded-key': { permissions: ['access CiviCRM', 'view all contacts'] },
         },
       });
       try {
@@ -525,6 +533,12 @@ describe('CiviCrmEmulator', () => {
           checksum: DEMO_CHECKSUM,
         });
         expect(await validated.json()).toMatchObject({ values: [{ valid: true }] });
+        // authx's guard: without the site key, an API key needs "authenticate with api key".
+        const unguarded = await call('unguarded-key', 'Contact', 'get', { limit: 1 });
+        expect(unguarded.status).toBe(401);
+        expect(await unguarded.text()).toBe(
+          'HTTP 401 Login not permitted. Must satisfy guard (site_key, perm).',
+        );
       } finally {
         await limited.stop();
       }
