@@ -316,8 +316,16 @@ export class CiviCrmEmulator {
     if (auth !== '') {
       const credential = /^Bearer (.+)$/.exec(auth)?.[1] ?? '';
       const user = this.apiKeyUser(credential);
-      const siteKeyOk = !siteKey || safeEqual(header(headers, 'x-civi-key'), siteKey);
-      return user && siteKeyOk ? { kind: 'key', user } : invalid;
+      const siteKeyGiven = siteKey !== undefined && safeEqual(header(headers, 'x-civi-key'), siteKey);
+      if (!user || (siteKey !== undefined && !siteKeyGiven)) return invalid;
+      // authx's guards: the site key, or the permission to log in with an API key.
+      if (!siteKeyGiven && !this.model.hasPermission('authenticate with api key', user)) {
+        return {
+          kind: 'refused',
+          reply: text(401, 'HTTP 401 Login not permitted. Must satisfy guard (site_key, perm).'),
+        };
+      }
+      return { kind: 'key', user };
     }
     const session = this.sessions.get(cookie(headers, SESSION_COOKIE) ?? '');
     if (session) return { kind: 'session', user: session };

@@ -436,19 +436,9 @@ describe('CiviCrmModel', () => {
     it.each([
       ['without source_contact_id', { source_contact_id: undefined }, /source_contact_id/],
       [
-        'with a non-integer number',
-        { 'Check_in_data__organizing_.Member_owner_count': 'many' },
-        /not a valid Int/,
-      ],
-      [
         'with a file id that does not exist',
         { 'Check_in_data__organizing_.Business_plan': 99999 },
         /no File/,
-      ],
-      [
-        'with an impossible date',
-        { 'Check_in_data__organizing_.Market_study_date': '2026-02-30' },
-        /not a valid Date/,
       ],
     ])('refuses Activity.create %s', (_label, values, message) => {
       expectApi4Error(() => checkIn(values), 500, message);
@@ -1180,7 +1170,67 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
     });
   });
 
+  describe('custom values refused after the row is saved', () => {
+    it.each([
+      ['Int', 'Check_in_data__organizing_.Member_owner_count', 'many', 'Timestamp'],
+      ['Int', 'Check_in_data__organizing_.Member_owner_count', '12.5', 'Integer'],
+      ['Money', 'Check_in_data__organizing_.Equity_goal', '1e3', 'Money'],
+      ['Float', 'Check_in_data__organizing_.Percent_capitalized', 'lots', 'Float'],
+    ])(
+      'an invalid %s (%s = %s) answers 500 with CiviCRM’s message, the activity saved bare',
+      (_type, key, value, named) => {
+        const model = make();
+        const before = model.count('Activity');
+        expectApi4Error(
+          () =>
+            checkIn(model, {
+              subject: 'bad value',
+              [key]: value,
+              'Check_in_data__organizing_.Interest_list_size': 5,
+            }),
+          500,
+          new RegExp(
+            `^One of the parameters  \\(value: ${value.replace('.', '\\.')}\\) is not of the type ${named}$`,
+          ),
+        );
+        expect(model.count('Activity')).toBe(before + 1);
+        const [saved] = model.api4('Activity', 'get', {
+          select: ['Check_in_data__organizing_.Interest_list_size'],
+          where: [['subject', '=', 'bad value']],
+        });
+        expect(saved?.['Check_in_data__organizing_.Interest_list_size']).toBeNull();
+      },
+    );
+
+    it('changes nothing on an update with a refused custom value', () => {
+      const model = make();
+      expectApi4Error(() =>
+        model.api4('Contact', 'update', {
+          values: { first_name: 'Changed', 'Food_Co_op_Organizing.Equity_share': 'abc' },
+          where: [['id', '=', DEMO_PERSON_ID]],
+        }),
+      );
+      expect(model.api4('Contact', 'get', { where: [['id', '=', DEMO_PERSON_ID]] })[0]?.['first_name']).toBe(
+        DEMO_PERSON.first_name,
+      );
+    });
+  });
+
   describe('dates in the CRM time zone', () => {
+    it('rolls an impossible date over and stores an unreadable one as the epoch, as strtotime does', () => {
+      const model = make();
+      const created = checkIn(model, {
+        activity_date_time: 'garbage',
+        'Check_in_data__organizing_.Market_study_date': '2026-02-30',
+      });
+      expect(
+        read(model, created?.['id'], ['activity_date_time', 'Check_in_data__organizing_.Market_study_date']),
+      ).toMatchObject({
+        activity_date_time: '1970-01-01 00:00:00',
+        'Check_in_data__organizing_.Market_study_date': '2026-03-02',
+      });
+    });
+
     it('defaults activity_date_time to now in the zone and turns an offset into local time', () => {
       const model = make({ timeZone: 'America/Chicago' });
       const now = checkIn(model, {});

@@ -490,7 +490,8 @@ const ENTITIES: Record<EntityName, EntityDef> = {
         name: 'file_name',
         type: 'String',
         extra: true,
-        compute: (record) => storedFileName(record),
+        // 5.81 reads a missing uri as an empty name.
+        compute: (record, model) => storedFileName(record) ?? (model.civicrmVersion === '5.81' ? '' : null),
       },
       {
         name: 'url',
@@ -668,6 +669,23 @@ function normalizeDate(input: string, withTime: boolean, clock: Date, timeZone =
       if (!isRealDate(stamp)) return undefined;
     }
   }
+  return withTime ? stamp : stamp.slice(0, 10);
+}
+
+/**
+ * A date as CiviCRM writes one (strtotime, then date()): an impossible day rolls over
+ * (2026-02-30 is 2026-03-02) and anything unreadable is the epoch in the CRM's zone.
+ */
+function writtenDate(input: string, withTime: boolean, clock: Date, timeZone: string): string {
+  const strict = normalizeDate(input, withTime, clock, timeZone);
+  if (strict !== undefined) return strict;
+  const match = DATE_INPUT.exec(input.trim());
+  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match ?? [];
+  const stamp = match
+    ? formatTimestamp(
+        new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s))),
+      )
+    : formatInZone(new Date(0), timeZone);
   return withTime ? stamp : stamp.slice(0, 10);
 }
 
@@ -1480,7 +1498,7 @@ export class CiviCrmModel {
     this.afterCreate(def, record);
     this.state.tables[table].set(record.id, record);
     this.afterWrite(def, record, values);
-    if (refused.length > 0) throw new Api4Error(500, DB_ERROR);
+    if (refused[0] !== undefined) throw new Api4Error(500, refused[0]);
     if (def.name === 'Activity' || def.name === 'File') return this.createAnswer(def, record, values);
     return this.writeResult(def, record, values);
   }
@@ -1531,8 +1549,6 @@ export class CiviCrmModel {
       row[key] = null;
     }
     if (def.name === 'File') {
-      row['content'] = null;
-      row['file_name'] = null;
       if (record.fields[FILE_DECODED] === true) {
         // The extension's answer: the name CiviCRM stored, and proof the content was decoded.
         row['file_name'] = storedFileName(record);
@@ -1608,7 +1624,8 @@ export class CiviCrmModel {
     const values = this.valuesParam(params);
     return this.query(def, params).map((record) => {
       const draft: StoredRecord = structuredClone(record);
-      if (this.applyValues(def, draft, values).length > 0) throw new Api4Error(500, DB_ERROR);
+      const refused = this.applyValues(def, draft, values);
+      if (refused[0] !== undefined) throw new Api4Error(500, refused[0]);
       if ('modified_date' in draft.fields) draft.fields['modified_date'] = this.localNow();
       const weightGiven = values['weight'] !== undefined && values['weight'] !== null;
       if (weightGiven) this.placeWeight(def, draft, Math.round(Number(record.fields['weight']) || 0), true);
@@ -1680,8 +1697,8 @@ export class CiviCrmModel {
 
   /**
    * Validates and stores `values` on a record; unknown keys, custom ones included, are ignored
-   * as in CiviCRM. Returns the custom keys MySQL would refuse (32-bit Int overflow): the caller
-   * decides what was saved before the refusal.
+   * as in CiviCRM. Returns why custom values were refused (a type error, a 32-bit Int overflow
+   * MySQL refuses): the caller decides what was saved before the refusal.
    */
   private applyValues(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): string[] {
     const customs = this.customFields(def);
@@ -1695,8 +1712,19 @@ export class CiviCrmModel {
       const field = custom ?? def.fields.find((candidate) => candidate.name === path);
       if (!field || field.readOnly || field.compute) continue;
       const value = suffix === undefined ? raw : this.optionInput(field, suffix, raw, key);
-      const stored = this.coerce(field, value, key);
-      if (custom && field.type === 'Int' && asArray(stored).some((item) => !isInt32(item))) refused.push(key);
+      let stored: unknown;
+      try {
+        stored = this.coerce(field, value, key);
+      } catch (error) {
+        // Custom values are checked when they are inserted, after the row: the caller decides.
+        if (!custom || !(error instanceof Api4Error)) throw error;
+        refused.push(error.message);
+        continue;
+      }
+      if (custom && field.type === 'Int' && asArray(stored).some((item) => !isInt32(item))) {
+        refused.push(DB_ERROR);
+        continue;
+      }
       // Custom option values are not checked: CiviCRM stores an unknown option as sent.
       if (!custom || field.type === 'File') this.checkReferences(field, stored, key);
       if (custom?.customFieldId !== undefined) record.custom[String(custom.customFieldId)] = stored;
@@ -1732,27 +1760,33 @@ export class CiviCrmModel {
     if (value === null || value === '') return null;
     if (typeof value === 'object') return fail(`Expected a scalar value for ${key}`);
     const text = String(value).trim();
-    const invalid = () => fail(`'${String(value)}' is not a valid ${field.type} value for ${key}`);
+    // CRM_Utils_Type::validate's message, with the type names measured (a word given to an Int
+    // field is reported as not a Timestamp).
+    const invalid = (type: string) =>
+      fail(`One of the parameters  (value: ${String(value)}) is not of the type ${type}`);
     switch (field.type) {
       case 'Int':
       case 'File':
         if (typeof value === 'boolean') return value ? 1 : 0;
-        return /^-?\d+$/.test(text) ? Number(text) : invalid();
+        if (/^-?\d+$/.test(text)) return Number(text);
+        return invalid(/^-?\d*\.\d+$/.test(text) ? 'Integer' : 'Timestamp');
       case 'Float':
-      case 'Money': {
-        if (typeof value === 'boolean' || !/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return invalid();
-        // Money is DECIMAL(20,2); Float a DOUBLE that PHP reads back with 14 digits.
-        if (field.type === 'Money')
-          return /e/i.test(text) ? roundMoney(Number(text).toFixed(3)) : roundMoney(text);
+        if (typeof value === 'boolean' || !/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text))
+          return invalid('Float');
+        // A DOUBLE that PHP reads back with 14 significant digits.
         return phpFloat(Number(text));
-      }
+      case 'Money':
+        // DECIMAL(20,2); CiviCRM refuses an exponent.
+        if (typeof value === 'boolean' || !/^-?(\d+\.?\d*|\.\d+)$/.test(text)) return invalid('Money');
+        return roundMoney(text);
       case 'Boolean':
         if (value === true || text === '1' || text.toLowerCase() === 'true') return true;
         if (value === false || text === '0' || text.toLowerCase() === 'false') return false;
-        return invalid();
+        // Anything else is stored as nothing.
+        return null;
       case 'Date':
       case 'Timestamp':
-        return normalizeDate(text, field.type === 'Timestamp', this.now(), this.timeZone) ?? invalid();
+        return writtenDate(text, field.type === 'Timestamp', this.now(), this.timeZone);
       case 'String':
       case 'Memo':
         return String(value);
