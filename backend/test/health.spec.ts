@@ -472,7 +472,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         problems: string[];
       };
       const groupsOf = async (app: TestApp): Promise<{ status: number; body: GroupsBody }> => {
-        const response = await app.get('/api/health');
+        const response = await app.get('/api/health', admin);
         const body = (await response.json()) as { details: Record<string, GroupsBody> };
         const groups = body.details['customGroups'];
         if (!groups) throw new Error('no customGroups diagnostic');

@@ -53,7 +53,28 @@ describe('configuration', () => {
       timeoutMs: 2500,
       maxAnswerBytes: 32 * 1024 * 1024,
       fileRoute: undefined,
+      customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
+      timeZone: undefined,
     });
+  });
+
+  it('takes the custom group names CiviCRM gave this site, and the CRM time zone', () => {
+    const config = loadAppConfig({
+      ...live,
+      CRM_ACTIVITY_CUSTOM_GROUP: 'Check_in_data_organizing_',
+      CRM_TIMEZONE: 'America/Chicago',
+    });
+    expect(config.crm?.customGroups.activity).toBe('Check_in_data_organizing_');
+    expect(config.crm?.timeZone).toBe('America/Chicago');
+  });
+
+  it('refuses a group name CiviCRM could not hold and a time zone that does not exist', () => {
+    expect(problemsOf({ ...live, CRM_ACTIVITY_CUSTOM_GROUP: 'Check-in data' })).toEqual([
+      'CRM_ACTIVITY_CUSTOM_GROUP must be a CiviCRM machine name',
+    ]);
+    expect(problemsOf({ ...live, CRM_TIMEZONE: 'Mars/Olympus' })).toEqual([
+      'CRM_TIMEZONE must be an IANA time zone such as America/Chicago',
+    ]);
   });
 
   it('requires the Basic Auth user and password together', () => {

@@ -171,10 +171,10 @@ describe('CiviCrmHttpClient', () => {
 
   it.each([
     [401, 'unauthorized'],
-    [403, 'unauthorized'],
-    [500, 'failed'],
+    [403, 'forbidden'],
+    [500, 'rejected'],
     [503, 'failed'],
-  ])('turns HTTP %i into a %s CrmError', async (status, failure) => {
+  ])('turns HTTP %i with CiviCRM’s error envelope into a %s CrmError', async (status, failure) => {
     const raw = await rawServer((_, response) =>
       json(response, status, { error_message: 'DB Error: secret detail' }),
     );
@@ -261,7 +261,21 @@ describe('CiviCrmHttpClient', () => {
     });
   });
 
-  it('turns an APIv3 is_error envelope into a failed CrmError', async () => {
+  it('turns an HTTP 500 page that is not CiviCRM’s envelope into a failed CrmError (an outage)', async () => {
+    const raw = await rawServer((_, response) => {
+      response.writeHead(500, { 'Content-Type': 'text/html' });
+      response.end('<html>Fatal error</html>');
+    });
+    server = raw.server;
+    await expect(new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {})).rejects.toMatchObject(
+      {
+        failure: 'failed',
+        httpStatus: 500,
+      },
+    );
+  });
+
+  it('turns an APIv3 is_error envelope into a rejected CrmError', async () => {
     const raw = await rawServer((_, response) =>
       json(response, 200, { is_error: 1, error_message: 'not allowed' }),
     );
@@ -269,7 +283,7 @@ describe('CiviCrmHttpClient', () => {
     await expect(
       new CiviCrmHttpClient(connection(raw.url)).api3('Attachment', 'get', {}),
     ).rejects.toMatchObject({
-      failure: 'failed',
+      failure: 'rejected',
     });
   });
 

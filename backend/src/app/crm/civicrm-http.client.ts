@@ -105,7 +105,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     if (!isApi3Envelope(body)) throw new CrmError('malformed', call, 'answer is not a v3 envelope');
     // APIv3 answers HTTP 200 even for errors: the envelope says whether the call worked.
     if (body.is_error) {
-      throw new CrmError('rejected', call, `the CRM reported an error: ${oneLine(body.error_message)}`);
+      throw new CrmError('rejected', call, 'the CRM reported an error (is_error)');
     }
     return normalizeV3Values<T>(body.values);
   }
@@ -124,11 +124,13 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       const elapsed = Math.round(performance.now() - started);
       this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        const reason = await errorMessageOf(response);
+        // Whether CiviCRM itself answered (its JSON envelope) or something in front of it; its
+        // message is not kept: it can quote the values it refused.
+        const envelope = await isErrorEnvelope(response);
         throw new CrmError(
-          failureForStatus(response.statusCode, reason !== undefined),
+          failureForStatus(response.statusCode, envelope),
           call,
-          `HTTP ${response.statusCode}${reason ? ` (${reason})` : ''}`,
+          `HTTP ${response.statusCode}`,
           response.statusCode,
         );
       }
@@ -248,35 +250,23 @@ export function authenticationHeaders(
   return headers;
 }
 
-/** Error answers worth reading for their message; a longer body is not CiviCRM's envelope. */
+/** Error answers worth reading; a longer body is not CiviCRM's envelope. */
 const MAX_ERROR_BODY_BYTES = 16_384;
 
-/**
- * CiviCRM's JSON error envelope's message (`error_message`), for the log; undefined when the
- * answer is not that envelope (a PHP error page, a proxy's page), whose text is never kept.
- */
-async function errorMessageOf(response: Dispatcher.ResponseData): Promise<string | undefined> {
+/** Whether an error answer is CiviCRM's JSON error envelope (`error_message`), read and dropped. */
+async function isErrorEnvelope(response: Dispatcher.ResponseData): Promise<boolean> {
   const declared = Number(response.headers['content-length'] ?? 0);
   const type = String(response.headers['content-type'] ?? '');
   if (!type.includes('json') || declared > MAX_ERROR_BODY_BYTES) {
     await response.body.dump();
-    return undefined;
+    return false;
   }
   try {
     const text = await response.body.text();
-    if (text.length > MAX_ERROR_BODY_BYTES) return undefined;
-    const body = JSON.parse(text) as { error_message?: unknown };
-    return typeof body.error_message === 'string' ? oneLine(body.error_message) : '';
+    return text.length <= MAX_ERROR_BODY_BYTES && 'error_message' in (JSON.parse(text) as object);
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-/** A CRM message fit for one log line: no line breaks, bounded. */
-function oneLine(message: unknown): string {
-  return String(message ?? '')
-    .replace(/\s+/g, ' ')
-    .slice(0, 200);
 }
 
 const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([
