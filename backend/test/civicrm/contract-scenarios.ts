@@ -114,10 +114,6 @@ function normalize(value: unknown, coop: SeededCoop, key = ''): unknown {
   }
   if (typeof value === 'number' && /(^id$|Id$|_id$)/.test(key)) return '<id>';
   if (typeof value === 'string' && ISO_INSTANT.test(value)) return '<instant>';
-  if (typeof value === 'string')
-    return value
-      .split(coop.stamp)
-      .join('<stamp>')
-      .replace(/\b\d{3,}\b/g, '<n>');
+  if (typeof value === 'string') return value.split(coop.stamp).join('<stamp>').replace(/\d+/g, '<n>');
   return value;
 }

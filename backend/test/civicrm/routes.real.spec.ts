@@ -243,7 +243,14 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
 
   it('gives the same answers as the emulator the fast suites use', async () => {
     const answers = await runContractScenarios(service, crm);
-    const emulated = await startTestApp({ env: { RATE_LIMIT_READS_PER_MINUTE: '10000' } });
+    // The emulator's demo site keeps the documented group names (process.env names the real site's).
+    const emulated = await startTestApp({
+      env: {
+        RATE_LIMIT_READS_PER_MINUTE: '10000',
+        CRM_ACTIVITY_CUSTOM_GROUP: 'Check_in_data__organizing_',
+        CRM_CONTACT_CUSTOM_GROUP: 'Food_Co_op_Organizing',
+      },
+    });
     const emulatorCrm = adminClient({
       url: emulated.emulator.baseUrl,
       adminKey: TEST_API_KEY,
