@@ -253,8 +253,20 @@ if [ "$(jq '.values | length' <<<"$BODY")" = 0 ]; then
   api4 CustomGroup create '{"values":{"name":"Checkin_ext_test","title":"Check-in extension test","extends":"Contact","style":"Inline"}}'
   api4 CustomField create '{"values":{"custom_group_id:name":"Checkin_ext_test","name":"Document","label":"Document","data_type":"File","html_type":"File"}}'
 fi
+# A is uploaded while the admin's own time zone is 11 hours behind UTC: CiviCRM then sets the
+# database session to that offset, and an upload time kept in that clock would look 11 hours old
+# to a job run in UTC. The admin's zone is restored right after.
+api4 User get "{\"select\":[\"id\",\"timezone\"],\"where\":[[\"username\",\"=\",\"$CIVICRM_ADMIN_USER\"]]}"
+ADMIN_UID=$(jq -r '.values[0].id' <<<"$BODY")
+ADMIN_TZ=$(jq -c '.values[0].timezone' <<<"$BODY")
+api4 User update "{\"values\":{\"timezone\":\"Pacific/Pago_Pago\"},\"where\":[[\"id\",\"=\",$ADMIN_UID]]}"
+api4 CheckinMiddleware info '{}'
+DETAIL="$BODY"
+check "info answers the API user's own time zone when the account has one (Standalone)" \
+  jq -e '.values[0].timezone == "Pacific/Pago_Pago"' <<<"$BODY"
 upload "$WORK/study.pdf" 'a.pdf' application/pdf "${MARK[@]}"
 A_ID=$(jq -r '.values[0].id' <<<"$BODY")
+api4 User update "{\"values\":{\"timezone\":$ADMIN_TZ},\"where\":[[\"id\",\"=\",$ADMIN_UID]]}"
 upload "$WORK/study.pdf" 'b.pdf' application/pdf "${MARK[@]}"
 B_ID=$(jq -r '.values[0].id' <<<"$BODY")
 upload "$WORK/dot.png" 'c.png' image/png "${MARK[@]}"
