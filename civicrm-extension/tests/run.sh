@@ -312,6 +312,23 @@ DETAIL="HTTP $STATUS"
 check "the attached file B still downloads its exact bytes" \
   eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/study.pdf"'
 
+# --- the scheduled run, as cron does it, with the setting at 0 days ------------------------------
+api4 Setting set '{"values":{"checkin_middleware_unattached_file_days":0}}'
+upload "$WORK/study.pdf" 'e.pdf' application/pdf "${MARK[@]}"
+E_ID=$(jq -r '.values[0].id' <<<"$BODY")
+# Due now: a job that never ran runs at the next Job.execute.
+api4 Job update '{"values":{"last_run":null},"where":[["api_action","=","checkin_cleanup_files"]]}'
+api3 Job execute '{}'
+api4 Setting set '{"values":{"checkin_middleware_unattached_file_days":2}}'
+api4 File get "{\"select\":[\"id\"],\"where\":[[\"id\",\"IN\",[$E_ID,$B_ID]]]}"
+DETAIL="$BODY"
+check "Job.execute (cron) runs the job with the setting's age: E (0 days old) is gone, B stays" \
+  jq -e --argjson b "$B_ID" '[.values[].id] == [$b]' <<<"$BODY"
+api4 JobLog get '{"select":["description"],"where":[["name","=","Remove unattached check-in uploads"]],"orderBy":{"id":"DESC"},"limit":1}'
+DETAIL="$BODY"
+check "... and logs it in the scheduled job log" \
+  jq -e --arg e "$E_ID" '.values[0].description | test("Success") and contains("i:" + $e + ";")' <<<"$BODY"
+
 # --- tidy up what this run attached (the custom group is reused by the next run) ---------------
 api4 Contact delete "{\"where\":[[\"id\",\"=\",$CONTACT_ID]],\"useTrash\":false}"
 
