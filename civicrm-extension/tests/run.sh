@@ -182,6 +182,17 @@ else
   check "unmarked upload on $CIVI_VERSION has no content (stock)" \
     eval '[ "$STATUS" = 404 ] && jq -e ".code == \"FILE_CONTENT_MISSING\"" "$WORK/body" >/dev/null'
 fi
+if [ "$CIVI_MAJOR" -ge 6 ]; then
+  # 6.x keeps public files in another directory (is_public): the bytes must land where core reads them.
+  jq -n --rawfile c <(base64 -w0 "$WORK/dot.png") \
+    '{values: {file_name: "public dot.png", mime_type: "image/png", is_public: true, content: $c}}' >"$WORK/params.json"
+  api4 File create "$(cat "$WORK/params.json")" "${MARK[@]}"
+  PUBLIC_ID=$(jq -r '.values[0].id // empty' <<<"$BODY" 2>/dev/null)
+  fetch "${PUBLIC_ID:-0}" "$JAR"
+  DETAIL="HTTP $STATUS"
+  check "a marked public upload (is_public, 6.x) is served with its exact bytes" \
+    eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/dot.png"'
+fi
 fetch 2147483000 "$JAR"
 DETAIL="HTTP $STATUS"
 check "route answers 404 JSON for an unknown id" \
