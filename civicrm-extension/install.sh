@@ -19,13 +19,31 @@ fi
 site=$1 url=${2%/} key=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-if [ "$site" != "-" ]; then
-  [ -d "$site" ] || { echo "install.sh: no site folder $site" >&2; exit 1; }
-  dest="$site/ext/checkin_middleware"
+changed=0
+copy() { # copy <dest>: replace an earlier copy of this extension (never another folder), so files
+  # removed from the extension do not linger.
+  local dest=$1
+  if [ -e "$dest" ]; then
+    grep -q 'key="checkin_middleware"' "$dest/info.xml" 2>/dev/null \
+      || { echo "install.sh: $dest exists and is not this extension; left alone" >&2; exit 1; }
+    rm -rf "$dest"
+  fi
   mkdir -p "$dest"
   # Only the extension itself: its tests stay in the repository.
   (cd "$here" && tar --exclude=./tests -cf - .) | (cd "$dest" && tar -xf -)
   echo "copied the extension to $dest"
+  changed=1
+}
+
+if [ "$site" != "-" ]; then
+  [ -d "$site" ] || { echo "install.sh: no site folder $site" >&2; exit 1; }
+  [ -d "$site/ext" ] || { echo "install.sh: $site has no ext/ folder (pass the folder that holds the extensions folder)" >&2; exit 1; }
+  dest="$site/ext/checkin_middleware"
+  if [ -e "$dest" ] && diff -rq -x tests "$here" "$dest" >/dev/null 2>&1; then
+    echo "the copy in $dest is up to date"
+  else
+    copy "$dest"
+  fi
 fi
 
 headers=(-H "X-Civi-Auth: Bearer $key" -H 'X-Requested-With: XMLHttpRequest')
@@ -53,11 +71,25 @@ api3() {
   esac
 }
 
+extension_status() {
+  call civicrm/ajax/api4/Extension/get \
+    --data-urlencode 'params={"select":["key","status","version"],"where":[["key","=","checkin_middleware"]]}'
+}
+
 # A new folder is only seen after the extension list is refreshed.
 api3 refresh '{"local":1,"remote":0}'
-api3 install '{"keys":"checkin_middleware"}'
-status=$(call civicrm/ajax/api4/Extension/get \
-  --data-urlencode 'params={"select":["key","status","version"],"where":[["key","=","checkin_middleware"]]}')
+before=$(extension_status)
+case "$changed:$before" in
+  # Installing an installed extension does nothing (slowly): when its code changed, clear
+  # CiviCRM's caches (class index, menu, container) instead so that the new code takes effect.
+  1:*'"status":"installed"'*)
+    echo "flushing CiviCRM's caches for the updated code"
+    call civicrm/ajax/api4/System/flush --data-urlencode 'params={}' >/dev/null
+    ;;
+  *'"status":"installed"'*) ;;
+  *) api3 install '{"keys":"checkin_middleware"}' ;;
+esac
+status=$(extension_status)
 case "$status" in
   *'"status":"installed"'*) echo "checkin_middleware installed: $status" ;;
   *) echo "install.sh: the extension is not installed: $status" >&2; exit 1 ;;

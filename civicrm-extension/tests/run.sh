@@ -182,6 +182,17 @@ else
   check "unmarked upload on $CIVI_VERSION has no content (stock)" \
     eval '[ "$STATUS" = 404 ] && jq -e ".code == \"FILE_CONTENT_MISSING\"" "$WORK/body" >/dev/null'
 fi
+if [ "$CIVI_MAJOR" -ge 6 ]; then
+  # 6.x keeps public files in another directory (is_public): the bytes must land where core reads them.
+  jq -n --rawfile c <(base64 -w0 "$WORK/dot.png") \
+    '{values: {file_name: "public dot.png", mime_type: "image/png", is_public: true, content: $c}}' >"$WORK/params.json"
+  api4 File create "$(cat "$WORK/params.json")" "${MARK[@]}"
+  PUBLIC_ID=$(jq -r '.values[0].id // empty' <<<"$BODY" 2>/dev/null)
+  fetch "${PUBLIC_ID:-0}" "$JAR"
+  DETAIL="HTTP $STATUS"
+  check "a marked public upload (is_public, 6.x) is served with its exact bytes" \
+    eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/dot.png"'
+fi
 fetch 2147483000 "$JAR"
 DETAIL="HTTP $STATUS"
 check "route answers 404 JSON for an unknown id" \
@@ -253,8 +264,20 @@ if [ "$(jq '.values | length' <<<"$BODY")" = 0 ]; then
   api4 CustomGroup create '{"values":{"name":"Checkin_ext_test","title":"Check-in extension test","extends":"Contact","style":"Inline"}}'
   api4 CustomField create '{"values":{"custom_group_id:name":"Checkin_ext_test","name":"Document","label":"Document","data_type":"File","html_type":"File"}}'
 fi
+# A is uploaded while the admin's own time zone is 11 hours behind UTC: CiviCRM then sets the
+# database session to that offset, and an upload time kept in that clock would look 11 hours old
+# to a job run in UTC. The admin's zone is restored right after.
+api4 User get "{\"select\":[\"id\",\"timezone\"],\"where\":[[\"username\",\"=\",\"$CIVICRM_ADMIN_USER\"]]}"
+ADMIN_UID=$(jq -r '.values[0].id' <<<"$BODY")
+ADMIN_TZ=$(jq -c '.values[0].timezone' <<<"$BODY")
+api4 User update "{\"values\":{\"timezone\":\"Pacific/Pago_Pago\"},\"where\":[[\"id\",\"=\",$ADMIN_UID]]}"
+api4 CheckinMiddleware info '{}'
+DETAIL="$BODY"
+check "info answers the API user's own time zone when the account has one (Standalone)" \
+  jq -e '.values[0].timezone == "Pacific/Pago_Pago"' <<<"$BODY"
 upload "$WORK/study.pdf" 'a.pdf' application/pdf "${MARK[@]}"
 A_ID=$(jq -r '.values[0].id' <<<"$BODY")
+api4 User update "{\"values\":{\"timezone\":$ADMIN_TZ},\"where\":[[\"id\",\"=\",$ADMIN_UID]]}"
 upload "$WORK/study.pdf" 'b.pdf' application/pdf "${MARK[@]}"
 B_ID=$(jq -r '.values[0].id' <<<"$BODY")
 upload "$WORK/dot.png" 'c.png' image/png "${MARK[@]}"
@@ -299,6 +322,23 @@ fetch "$B_ID" "$JAR"
 DETAIL="HTTP $STATUS"
 check "the attached file B still downloads its exact bytes" \
   eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/study.pdf"'
+
+# --- the scheduled run, as cron does it, with the setting at 0 days ------------------------------
+api4 Setting set '{"values":{"checkin_middleware_unattached_file_days":0}}'
+upload "$WORK/study.pdf" 'e.pdf' application/pdf "${MARK[@]}"
+E_ID=$(jq -r '.values[0].id' <<<"$BODY")
+# Due now: a job that never ran runs at the next Job.execute.
+api4 Job update '{"values":{"last_run":null},"where":[["api_action","=","checkin_cleanup_files"]]}'
+api3 Job execute '{}'
+api4 Setting set '{"values":{"checkin_middleware_unattached_file_days":2}}'
+api4 File get "{\"select\":[\"id\"],\"where\":[[\"id\",\"IN\",[$E_ID,$B_ID]]]}"
+DETAIL="$BODY"
+check "Job.execute (cron) runs the job with the setting's age: E (0 days old) is gone, B stays" \
+  jq -e --argjson b "$B_ID" '[.values[].id] == [$b]' <<<"$BODY"
+api4 JobLog get '{"select":["description"],"where":[["name","=","Remove unattached check-in uploads"]],"orderBy":{"id":"DESC"},"limit":1}'
+DETAIL="$BODY"
+check "... and logs it in the scheduled job log" \
+  jq -e --arg e "$E_ID" '.values[0].description | test("Success") and contains("i:" + $e + ";")' <<<"$BODY"
 
 # --- tidy up what this run attached (the custom group is reused by the next run) ---------------
 api4 Contact delete "{\"where\":[[\"id\",\"=\",$CONTACT_ID]],\"useTrash\":false}"

@@ -23,7 +23,7 @@ class Cleanup {
     $candidates = \CRM_Core_DAO::executeQuery(
       'SELECT u.file_id, f.* FROM `' . Uploads::TABLE . '` u
         JOIN civicrm_file f ON f.id = u.file_id
-        WHERE u.uploaded_at <= NOW() - INTERVAL %1 SECOND AND ' . $unreferenced . '
+        WHERE u.uploaded_at <= UTC_TIMESTAMP() - INTERVAL %1 SECOND AND ' . $unreferenced . '
         ORDER BY u.file_id',
       [1 => [$ageSeconds, 'Integer']]
     )->fetchAll();

@@ -117,12 +117,14 @@ class UploadDecoder extends AutoSubscriber {
    */
   private function store(int $fileId, string $fileName, string $bytes): array {
     try {
-      $uri = \CRM_Core_DAO::singleValueQuery('SELECT uri FROM civicrm_file WHERE id = %1', [1 => [$fileId, 'Positive']]);
+      // SELECT *: is_public (6.x only) decides the directory, as it does for core's reads.
+      $saved = \CRM_Core_DAO::executeQuery('SELECT * FROM civicrm_file WHERE id = %1', [1 => [$fileId, 'Positive']])->fetchAll()[0] ?? [];
+      $uri = $saved['uri'] ?? NULL;
       $uriIsNew = !is_string($uri) || $uri === '';
       if ($uriIsNew) {
         $uri = Uploads::makeUri($fileName);
       }
-      $path = Uploads::path($uri);
+      $path = Uploads::path($uri, !empty($saved['is_public']));
       if ($path === NULL) {
         throw new \CRM_Core_Exception('File.create stored an unusable file name');
       }

@@ -63,7 +63,7 @@ class Uploads {
 
   public static function record(int $fileId): void {
     \CRM_Core_DAO::executeQuery(
-      'INSERT INTO `' . self::TABLE . '` (file_id, uploaded_at) VALUES (%1, NOW())
+      'INSERT INTO `' . self::TABLE . '` (file_id, uploaded_at) VALUES (%1, UTC_TIMESTAMP())
         ON DUPLICATE KEY UPDATE uploaded_at = uploaded_at',
       [1 => [$fileId, 'Positive']]
     );
