@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates (or updates) the check-in service's API user on a CiviCRM *Standalone* site, for tests:
-# a role holding exactly the permissions in api-user-permissions.txt, a contact carrying the API
-# key, and a Standalone user tied to both. Idempotent: running it again resets the role's
+# a role holding exactly the permissions in api-user-permissions.txt (plus, on CiviCRM 5.x,
+# api-user-permissions-5.81.txt), a contact carrying the API key, and a Standalone user tied to both. Idempotent: running it again resets the role's
 # permissions and the key.
 #
 #   CIVICRM_URL=http://127.0.0.1:8400 CIVICRM_API_KEY=<administrator key> API_USER_KEY=<new key> \
@@ -30,12 +30,6 @@ fi
 user_name=${API_USER_NAME:-checkin-api}
 role_name=${API_USER_ROLE:-checkin_api}
 
-if [ -n "${API_USER_PERMISSIONS:-}" ]; then
-  permissions=$(jq -cn --arg list "$API_USER_PERMISSIONS" '$list | split(",") | map(gsub("^ +| +$"; "")) | map(select(. != ""))')
-else
-  permissions=$(grep -v '^\s*\(#\|$\)' "$here/api-user-permissions.txt" | jq -R . | jq -cs .)
-fi
-
 headers=(-H "X-Civi-Auth: Bearer $admin_key" -H 'X-Requested-With: XMLHttpRequest')
 [ -n "${CIVICRM_SITE_KEY:-}" ] && headers+=(-H "X-Civi-Key: $CIVICRM_SITE_KEY")
 
@@ -52,6 +46,18 @@ api4() {
   fi
   jq -c '.values' <<<"$out"
 }
+
+version=$(api4 Domain get '{"select":["version"],"limit":1}' | jq -r '.[0].version // empty')
+if [ -n "${API_USER_PERMISSIONS:-}" ]; then
+  permissions=$(jq -cn --arg list "$API_USER_PERMISSIONS" '$list | split(",") | map(gsub("^ +| +$"; "")) | map(select(. != ""))')
+else
+  lists=("$here/api-user-permissions.txt")
+  if [ "${version%%.*}" -lt 6 ] 2>/dev/null; then
+    lists+=("$here/api-user-permissions-5.81.txt")
+    echo "CiviCRM $version: adding 'administer CiviCRM' (custom field metadata needs it before 6.x)"
+  fi
+  permissions=$(cat "${lists[@]}" | grep -v '^\s*\(#\|$\)' | jq -R . | jq -cs .)
+fi
 
 role_id=$(api4 Role get "$(jq -cn --arg n "$role_name" '{select:["id"],where:[["name","=",$n]]}')" | jq -r '.[0].id // empty')
 if [ -z "$role_id" ]; then
