@@ -37,8 +37,15 @@ const RESTRICTED_KEY = 'checkin-restricted-key-0123456789';
  * that is not on UTC, and the newest with an API user holding only the documented permissions.
  */
 const TARGETS = [
-  { name: '6.14', pack: 'civicrm-standalone-6.14-code.tar.gz', port: 8700, timeZone: 'UTC', journey: true },
-  { name: '5.81', pack: 'civicrm-standalone-5.81.1-code.tar.gz', port: 8710, timeZone: 'UTC' },
+  {
+    name: '6.14',
+    pack: 'civicrm-standalone-6.14-code.tar.gz',
+    port: 8700,
+    timeZone: 'UTC',
+    journey: true,
+    primary: true,
+  },
+  { name: '5.81', pack: 'civicrm-standalone-5.81.1-code.tar.gz', port: 8710, timeZone: 'UTC', primary: true },
   { name: 'chicago', pack: 'civicrm-standalone-6.14-code.tar.gz', port: 8720, timeZone: 'America/Chicago' },
   {
     name: 'restricted',
@@ -158,6 +165,7 @@ function runTarget(target) {
       ...settingsFrom(schema.stdout),
       CIVICRM_URL: url,
       CIVICRM_ADMIN_KEY: ADMIN_KEY,
+      CIVICRM_API_KEY: ADMIN_KEY,
       CIVICRM_SERVICE_KEY: serviceKey,
       CIVICRM_RESTRICTED: target.restricted ? 'true' : 'false',
       CIVICRM_TARGET: target.name,
@@ -171,7 +179,15 @@ function runTarget(target) {
     rmSync(output, { force: true });
     run(
       join(root, 'node_modules', '.bin', 'jest'),
-      ['-c', 'backend/test/civicrm/jest.config.cjs', '--ci', '--json', `--outputFile=${output}`],
+      [
+        '-c',
+        'backend/test/civicrm/jest.config.cjs',
+        '--ci',
+        '--json',
+        `--outputFile=${output}`,
+        // The installer's and the API user's own checks need a site per version, not per setting.
+        ...(target.primary ? [] : ['--testPathIgnorePatterns', 'schema-installer', 'api-user-permissions']),
+      ],
       {
         ...suiteEnv,
         TZ: 'UTC',

@@ -9,7 +9,8 @@ module.exports = {
   displayName: 'real-civicrm',
   rootDir: __dirname,
   roots: ['<rootDir>'],
-  testMatch: ['**/*.real.spec.ts'],
+  // Everything in this folder needs a real CiviCRM.
+  testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.spec.json' }],
