@@ -49,6 +49,8 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     /** Outside production with no CRM, the staff and admin keys default to `demo`. */
     staffReportKey: env.STAFF_REPORT_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
     adminKey: env.ADMIN_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
+    /** Public: shown to owners on error pages and the receipt (GET /api/organizer). */
+    organizer: { name: env.ORGANIZER_NAME || null, email: env.ORGANIZER_EMAIL || null },
     checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,
     schemaCacheMs: env.SCHEMA_CACHE_SECONDS * 1000,
     rateLimits: {

@@ -1,12 +1,14 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBooleanString,
+  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
   IsString,
   IsUrl,
   Max,
+  MaxLength,
   Min,
   MinLength,
   validateSync,
@@ -74,6 +76,18 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   CRM_FILE_ROUTE?: string;
+
+  /** Who owners contact when something goes wrong, named on every error page and the receipt. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100, { message: 'ORGANIZER_NAME must be at most 100 characters' })
+  ORGANIZER_NAME?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsEmail({}, { message: 'ORGANIZER_EMAIL must be an email address' })
+  ORGANIZER_EMAIL?: string;
 
   @Transform(trimmed)
   @IsOptional()

@@ -62,6 +62,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         ...(exception.extra.fields ? { fields: exception.extra.fields } : {}),
+        ...(exception.extra.reasons ? { reasons: exception.extra.reasons } : {}),
       };
     }
     if (exception instanceof CrmError) {
@@ -70,12 +71,12 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         ? {
             statusCode: 504,
             code: 'CRM_TIMEOUT',
-            message: 'The CRM did not answer in time. Please try again in a minute.',
+            message: 'Our records system did not answer in time. Please try again in a minute.',
           }
         : {
             statusCode: 502,
             code: 'CRM_UNAVAILABLE',
-            message: 'The CRM could not be reached. Please try again in a minute.',
+            message: 'Our records system could not be reached. Please try again in a minute.',
           };
     }
     if (exception instanceof HttpException) {

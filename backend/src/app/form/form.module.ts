@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { FormDataService } from './form-data.service';
 import { FormController } from './form.controller';
+import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
 
-/** GET /api/data and POST /api/submit: the owner's check-in form. */
+/** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines. */
 @Module({
-  controllers: [FormController],
+  controllers: [FormController, OrganizerController],
   providers: [FormDataService, SubmitService],
 })
 export class FormModule {}

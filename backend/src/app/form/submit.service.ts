@@ -7,6 +7,7 @@ import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../crm/crm-names';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { clearedFieldsValue } from './cleared-answers';
 import { RecentResults } from './recent-results';
 import {
   checkInActivityValues,
@@ -57,7 +58,8 @@ export class SubmitService {
     submissionId: string,
     values: FieldValues,
   ): Promise<SubmitResponse> {
-    const { contactValues, activityValues } = splitSubmission(values);
+    const { contactValues, activityValues: answered } = splitSubmission(values);
+    const activityValues = { ...answered, ...clearedFieldsValue(values) };
     const updatesContact = Object.keys(contactValues).length > 0;
     const [recorded, contactUpdate] = await Promise.allSettled([
       this.findRecorded(access.orgId, submissionId),
