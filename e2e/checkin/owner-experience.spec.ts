@@ -6,6 +6,8 @@ import {
   DEMO_ORG_ID,
   DEMO_ORG_NAME,
   DEMO_PERSON_ID,
+  MULTI_ORG_PERSON_CHECKSUM,
+  MULTI_ORG_PERSON_ID,
 } from '../../backend/src/app/crm/in-memory/demo-data';
 import { type RunningProcess, startService } from '../support/app-server';
 
@@ -258,6 +260,65 @@ for (const { name, viewport } of VIEWPORTS) {
       await reviewAndSendExpectingRefusal(page);
       const sqft = page.getByLabel('Planned sales floor');
       await expect(sqft).toHaveAccessibleDescription(/This answer was not accepted: enter 100000 or less\./);
+      await expectNoAxeViolations(page);
+    });
+
+    test('5: a person with several co-ops and no orgId in the link chooses one by name', async ({ page }) => {
+      await page.goto(
+        `${service.url}/?contactId=${MULTI_ORG_PERSON_ID}&cid=${MULTI_ORG_PERSON_ID}&cs=${MULTI_ORG_PERSON_CHECKSUM}`,
+      );
+      await expect(page.getByRole('heading', { name: 'Which co-op is this check-in for?' })).toBeVisible();
+      const choices = page.getByRole('alert').getByRole('listitem');
+      await expect(choices).toHaveText(['Lakeshore Community Grocery', 'Northside Market Co-op']);
+      await expect(page.getByRole('alert')).not.toContainText('orgId');
+      await expect(page).toHaveTitle('Choose your co-op – Co-op check-in');
+      await expectNoAxeViolations(page);
+
+      await page.getByRole('link', { name: 'Northside Market Co-op' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Northside Market Co-op');
+      await expect(page.getByRole('heading', { name: 'Your co-op', level: 2 })).toBeVisible();
+    });
+
+    test('6: staff page: names the organization, keeps focus after a wrong key, says an organization is unknown, shows the strip scrolls, hides the organization Stage', async ({
+      page,
+    }) => {
+      await page.goto(`${service.url}/staff?orgId=${DEMO_ORG_ID}`);
+      await expect(page.locator('form')).toContainText(`open the report for organization ${DEMO_ORG_ID}`);
+      const keyField = page.getByLabel('Staff key');
+      await keyField.fill('not-the-staff-key');
+      await keyField.press('Enter');
+      await expect(page.getByRole('alert')).toContainText('was not accepted');
+      await expect(page.getByLabel('Staff key')).toBeFocused();
+      await expect(page.getByLabel('Staff key')).toHaveAccessibleDescription(/was not accepted/);
+      await expectNoAxeViolations(page);
+
+      await page.getByLabel('Staff key').fill('demo');
+      await page.getByRole('button', { name: 'Open the report' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
+      // The organization's own Stage ("Open" in the demo) never sits beside the derived stage.
+      const labels = await page
+        .locator('app-staff-section')
+        .first()
+        .locator('dt')
+        .evaluateAll((terms) => terms.map((term) => term.firstChild?.textContent?.trim()));
+      expect(labels).toContain('Equity share price');
+      expect(labels).not.toContain('Stage');
+      const strip = page.locator('app-section-chips');
+      const overflows = await strip.locator('ul').evaluate((list) => list.scrollWidth > list.clientWidth);
+      if (overflows) {
+        await expect(strip).toHaveClass(/more-after/);
+        await strip.locator('ul').evaluate((list) => list.scrollTo({ left: list.scrollWidth }));
+        await expect(strip).toHaveClass(/more-before/);
+        await expect(strip).not.toHaveClass(/more-after/);
+      } else {
+        await expect(strip).not.toHaveClass(/more-(before|after)/);
+      }
+      // Seven chips never fit a phone: the strip must say that it scrolls there.
+      if (viewport.width < 800) expect(overflows).toBe(true);
+
+      await page.goto(`${service.url}/staff?orgId=999999`);
+      await expect(page.getByRole('alert')).toContainText('There is no organization with id 999999');
+      await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
       await expectNoAxeViolations(page);
     });
 

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { FormDataService } from './form-data.service';
 import { FormController } from './form.controller';
+import { OrganizationsController } from './organizations.controller';
 import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
 
-/** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines. */
+/** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines; GET /api/organizations to choose a co-op. */
 @Module({
-  controllers: [FormController, OrganizerController],
+  controllers: [FormController, OrganizerController, OrganizationsController],
   providers: [FormDataService, SubmitService],
 })
 export class FormModule {}

@@ -3,6 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import type {
   FileValue,
   FormDataPayload,
+  OrganizationChoices,
   OwnerLinkParams,
   SubmitRequest,
   SubmitResponse,
@@ -37,6 +38,11 @@ export class FormApi {
 
   loadData(link: OwnerLinkParams): Observable<FormDataPayload> {
     return this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) });
+  }
+
+  /** The co-ops this link's person may check in for (after ORG_REQUIRED). */
+  organizations(link: OwnerLinkParams): Observable<OrganizationChoices> {
+    return this.http.get<OrganizationChoices>('/api/organizations', { params: ownerLinkQuery(link) });
   }
 
   submit(request: SubmitRequest): Observable<SubmitResponse> {

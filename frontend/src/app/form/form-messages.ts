@@ -14,6 +14,8 @@ export interface LoadProblem {
   canRetry: boolean;
   /** The link itself is wrong or expired: the contact line says how to get a new one. */
   needsNewLink: boolean;
+  /** The person has several co-ops and the link names none: the page lists them to choose from. */
+  chooseOrganization?: boolean;
 }
 
 const wrongLink = (): LoadProblem => ({
@@ -42,9 +44,10 @@ const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError) => LoadProblem>
   ORG_NOT_ALLOWED: wrongLink,
   ORG_REQUIRED: () => ({
     title: 'Which co-op is this check-in for?',
-    message: 'You are a contact for several co-ops.',
+    message: 'You are the contact for several co-ops. Choose the one this check-in is about.',
     canRetry: false,
-    needsNewLink: true,
+    needsNewLink: false,
+    chooseOrganization: true,
   }),
   RATE_LIMITED: () => ({
     title: 'Too many requests',

@@ -14,9 +14,9 @@ import {
 } from '@angular/core';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { Title } from '@angular/platform-browser';
-import type { FormDataPayload } from '@checkin/contract';
+import type { FormDataPayload, OwnerLinkParams } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
-import { readOwnerLink } from '../core/link-params';
+import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
 import { CheckInConfirmation } from './check-in-confirmation';
 import { OrganizerContactLine } from '../core/organizer-contact';
 import { CheckInEditor, type CheckInRecorded, type EditorStep } from './check-in-editor';
@@ -25,9 +25,15 @@ import { type LoadProblem, loadProblemOf } from './form-messages';
 
 export type PageState =
   | { kind: 'loading' }
-  | { kind: 'failed'; problem: LoadProblem }
+  | { kind: 'failed'; problem: LoadProblem; choices?: readonly ChoiceLink[] }
   | { kind: 'ready'; payload: FormDataPayload }
   | { kind: 'submitted'; payload: FormDataPayload; recorded: CheckInRecorded };
+
+/** One co-op to choose: its name, and the same personal link with its orgId. */
+export interface ChoiceLink {
+  name: string;
+  href: string;
+}
 
 const APP_NAME = 'Co-op check-in';
 const INCOMPLETE_LINK = 'This link is incomplete';
@@ -39,7 +45,9 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
     case 'loading':
       return APP_NAME;
     case 'failed':
-      return `Problem: ${state.problem.title} – ${APP_NAME}`;
+      return state.problem.chooseOrganization
+        ? `Choose your co-op – ${APP_NAME}`
+        : `Problem: ${state.problem.title} – ${APP_NAME}`;
     case 'ready': {
       const name = state.payload.organization.name;
       return step === 'reviewing' ? `Check your answers – ${name} – ${APP_NAME}` : `${name} – ${APP_NAME}`;
@@ -73,9 +81,18 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
           <p class="notice" role="status">Loading your check-in form…</p>
         }
         @case ('failed') {
-          <div class="notice error" role="alert">
+          <div class="notice" [class.error]="!current.problem.chooseOrganization" role="alert">
             <h2>{{ current.problem.title }}</h2>
             <p>{{ current.problem.message }}</p>
+            @if (current.choices; as choices) {
+              <ul class="choices">
+                @for (choice of choices; track choice.href) {
+                  <li>
+                    <a [href]="choice.href">{{ choice.name }}</a>
+                  </li>
+                }
+              </ul>
+            }
             <app-organizer-contact
               [needsNewLink]="current.problem.needsNewLink"
               [intro]="current.problem.canRetry ? 'If this keeps happening,' : 'To carry on,'"
@@ -141,6 +158,19 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
     .notice p:last-child {
       margin-bottom: 0;
     }
+    .choices {
+      margin: 0 0 var(--space-3);
+      padding-left: var(--space-6);
+    }
+    .choices li {
+      margin: var(--space-2) 0;
+    }
+    .choices a {
+      display: inline-block;
+      min-height: 1.5rem;
+      font-weight: 600;
+      font-size: 1.1rem;
+    }
   `,
 })
 export class FormPage {
@@ -180,8 +210,29 @@ export class FormPage {
       .pipe(takeUntilDestroyed(this.destroyRef))
       .subscribe({
         next: (payload) => this.state.set({ kind: 'ready', payload }),
-        error: (error: unknown) =>
-          this.state.set({ kind: 'failed', problem: loadProblemOf(toApiError(error)) }),
+        error: (error: unknown) => {
+          const problem = loadProblemOf(toApiError(error));
+          this.state.set({ kind: 'failed', problem });
+          if (problem.chooseOrganization) this.loadChoices(link, problem);
+        },
+      });
+  }
+
+  /** Several co-ops and no orgId: list them, each a link to this same form for that co-op. */
+  private loadChoices(link: OwnerLinkParams, problem: LoadProblem): void {
+    this.api
+      .organizations(link)
+      .pipe(takeUntilDestroyed(this.destroyRef))
+      .subscribe({
+        next: ({ organizations }) => {
+          const choices = organizations.map((organization) => ({
+            name: organization.name,
+            href: `/?${new URLSearchParams(ownerLinkQuery({ ...link, orgId: String(organization.id) })).toString()}`,
+          }));
+          this.state.set({ kind: 'failed', problem, choices });
+        },
+        // Without the list the page still says which co-op is missing and whom to ask.
+        error: () => this.state.set({ kind: 'failed', problem: { ...problem, needsNewLink: true } }),
       });
   }
 

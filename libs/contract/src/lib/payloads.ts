@@ -122,3 +122,8 @@ export interface OrganizerContact {
   name: string | null;
   email: string | null;
 }
+
+/** GET /api/organizations?cid&cs: the co-ops a valid link's person may check in for, by name. */
+export interface OrganizationChoices {
+  organizations: OrganizationRef[];
+}
