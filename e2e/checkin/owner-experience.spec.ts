@@ -391,6 +391,15 @@ for (const { name, viewport } of VIEWPORTS) {
       release();
       await page.unroute('**/api/upload');
 
+      // The unit box is drawn beneath the focused field, so it never covers the focus ring.
+      const sqft = page.getByLabel('Planned sales floor');
+      await sqft.focus();
+      const stacking = await sqft.evaluate((input) => {
+        const unit = input.parentElement?.querySelector('.affix');
+        return unit ? [getComputedStyle(input).zIndex, getComputedStyle(unit).zIndex] : [];
+      });
+      expect(stacking).toEqual(['1', 'auto']);
+
       // From the receipt to the report: focus lands in the new page's main region.
       await reviewAndSend(page);
       await expect(page.locator('app-check-in-confirmation time')).toHaveText(/\d{1,2}:\d{2}\s(AM|PM)$/);

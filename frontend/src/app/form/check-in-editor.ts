@@ -19,7 +19,7 @@ import { ReactiveFormsModule } from '@angular/forms';
 import type { FormDataPayload, OwnerLinkParams, StageRank, SubmitResponse } from '@checkin/contract';
 import { map, switchMap } from 'rxjs';
 import { type ApiError, toApiError } from '../core/api-error.interceptor';
-import { AnswerChanges, type ChangeRow, describeChanges } from './answer-changes';
+import { type ChangeRow, describeChanges } from './answer-changes';
 import {
   buildCheckInForm,
   changesOf,
@@ -62,7 +62,7 @@ type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kin
  */
 @Component({
   selector: 'app-check-in-editor',
-  imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard, CheckInReview, AnswerChanges],
+  imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard, CheckInReview],
   providers: [FileUploads],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
@@ -312,7 +312,10 @@ export class CheckInEditor {
   /** Enter in a one-line field never sends the check-in (it used to send everything at once). */
   protected keepEnterInField(event: Event): void {
     const target = event.target;
-    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) event.preventDefault();
+    // A file picker's Enter opens the system dialog: that one stays.
+    const field =
+      (target instanceof HTMLInputElement && target.type !== 'file') || target instanceof HTMLSelectElement;
+    if (field) event.preventDefault();
   }
 
   protected focusField(item: ErrorSummaryItem): void {

@@ -349,6 +349,12 @@ describe('FormPage: review before sending', () => {
     await page.fixture.whenStable();
     expect(enter.defaultPrevented).toBe(true);
     page.http.expectNone('/api/submit');
+
+    // Enter on a file picker still opens the system dialog.
+    const picker = byId(page, 'field-Feasibility_study');
+    const pickerEnter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    picker.dispatchEvent(pickerEnter);
+    expect(pickerEnter.defaultPrevented).toBe(false);
   });
 
   it('lists the changes, old and new, and goes back to a field to change it', async () => {
