@@ -1,4 +1,13 @@
-import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  DestroyRef,
+  effect,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
 import { NgTemplateOutlet } from '@angular/common';
 import { ReactiveFormsModule } from '@angular/forms';
 import type { OptionItem } from '@checkin/contract';
@@ -12,6 +21,9 @@ import {
 } from './check-in-form';
 import { CURRENCY_SYMBOL, errorMessage } from './field-validation';
 import { FileField } from './file-field';
+
+/** How long typing must pause before the character count is announced. */
+const COUNT_ANNOUNCE_DELAY_MS = 1_000;
 
 const BOOLEAN_CHOICES = [
   { value: true, label: 'Yes' },
@@ -105,6 +117,7 @@ const BOOLEAN_CHOICES = [
               }
               @if (characterCount(); as count) {
                 <p class="count" [class.over]="count.over" [id]="id + '-count'">{{ count.text }}</p>
+                <p class="visually-hidden" aria-live="polite">{{ announcedCount() }}</p>
               }
             }
             @case ('date') {
@@ -355,6 +368,12 @@ export class FieldControl {
     return { over: true, text: `You have ${number(-left)} character${left === -1 ? '' : 's'} too many` };
   });
 
+  /**
+   * The count for screen readers, said once typing pauses (GOV.UK character count): announcing
+   * every keystroke would talk over the typing.
+   */
+  protected readonly announcedCount = signal('');
+
   protected readonly describedBy = computed(() => {
     const id = this.controlId();
     const ids = [
@@ -366,6 +385,22 @@ export class FieldControl {
     ];
     return ids.filter((value) => value !== null).join(' ') || null;
   });
+
+  constructor() {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
+    effect(() => {
+      const text = this.characterCount()?.text ?? '';
+      clearTimeout(timer);
+      // The count as the page opens is read with the field; only changes are announced.
+      if (first) {
+        first = false;
+        return;
+      }
+      timer = setTimeout(() => this.announcedCount.set(text), COUNT_ANNOUNCE_DELAY_MS);
+    });
+    inject(DestroyRef).onDestroy(() => clearTimeout(timer));
+  }
 
   protected toggle(entry: MultiselectEntry, value: string, checked: boolean): void {
     const current = entry.control.value.filter((item) => item !== value);

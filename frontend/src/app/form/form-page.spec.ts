@@ -379,6 +379,27 @@ describe('FormPage: review before sending', () => {
   });
 });
 
+describe('FormPage: character count', () => {
+  it('counts the characters left as they are typed, and says it to screen readers once typing pauses', async () => {
+    const page = await loaded(formPayload(3));
+    const count = () =>
+      byId<HTMLElement>(page, 'field-Name_on_Incorporation_Certificate-count').textContent?.trim();
+    const live = () =>
+      page.root
+        .querySelector('#field-Name_on_Incorporation_Certificate-group [aria-live]')
+        ?.textContent?.trim();
+    expect(count()).toBe('You have 223 characters remaining');
+    expect(live()).toBe('');
+
+    await type(page, 'field-Name_on_Incorporation_Certificate', 'x'.repeat(256));
+    expect(count()).toBe('You have 1 character too many');
+    expect(live()).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await page.fixture.whenStable();
+    expect(live()).toBe('You have 1 character too many');
+  });
+});
+
 describe('FormPage: draft (decision 10)', () => {
   function storeDraft(values: Record<string, unknown>): void {
     window.localStorage.setItem(KEY, JSON.stringify({ savedAt: '2026-11-21T09:05:00Z', values }));
