@@ -109,8 +109,8 @@ describe('GET /api/data', () => {
     it('prefills each activity-bound field with its newest non-empty value', async () => {
       const { prefill } = await formData();
 
-      // Two check-ins share 2026-10-02 14:00: the later id holds the corrected note.
-      expect(prefill['Organizing_notes']).toBe('Draft pro forma for the second store (corrected figures).');
+      // "Since the last check-in" is asked afresh each time, never prefilled.
+      expect(prefill).not.toHaveProperty('Organizing_notes');
       expect(prefill['Business_plan']).toEqual({
         id: fileId('second_store_pro_forma.xlsx'),
         file_name: 'second_store_pro_forma.xlsx',
@@ -122,6 +122,17 @@ describe('GET /api/data', () => {
       // Restated in the first-year report.
       expect(prefill['Y1_Q1_Sales']).toBe(615400);
       expect(prefill['Date_Opened']).toBe('2025-03-08');
+    });
+
+    it('dates each prefilled activity-bound answer with the check-in it came from', async () => {
+      const { lastGiven, prefill } = await formData();
+
+      expect(lastGiven?.['Store_size_sqft']).toBe('2026-07-15T18:30:00');
+      expect(lastGiven?.['Business_plan']).toBe('2026-10-02T14:00:00');
+      // Contact-bound values carry no date in the CRM.
+      expect(prefill['Equity_share']).toBeDefined();
+      expect(lastGiven).not.toHaveProperty('Equity_share');
+      expect(Object.keys(lastGiven ?? {}).every((name) => name in prefill)).toBe(true);
     });
 
     it('derives the stage from the newest staff-set check-in, by date then id', async () => {

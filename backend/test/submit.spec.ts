@@ -239,6 +239,33 @@ describe('POST /api/submit', () => {
       expect(organization([name])[name]).toBeNull();
     });
 
+    it('records a cleared activity-bound answer so the next prefill and the report see it cleared', async () => {
+      const data = async () =>
+        (await (await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).json()) as FormDataPayload;
+      expect((await data()).prefill['Store_size_sqft']).toEqual(expect.any(Number));
+
+      await accepted({
+        Store_size_sqft: null,
+        Lender_types: [],
+        Equity_share: 260,
+      });
+
+      expect(createdValues()[activityField('Cleared_fields')]).toBe('Lender_types,Store_size_sqft');
+      const cleared = await data();
+      expect(cleared.prefill).not.toHaveProperty('Store_size_sqft');
+      expect(cleared.lastGiven).not.toHaveProperty('Store_size_sqft');
+      const report = (await (await service.get(`/api/report?${ownerQuery(DEMO_LINK)}`)).json()) as {
+        fieldHistory: Record<string, Array<{ value: unknown }>>;
+      };
+      expect(report.fieldHistory['Store_size_sqft']?.[0]?.value).toBeNull();
+
+      // Answered again later: the new answer is prefilled, dated by its check-in.
+      const { submittedAt } = await accepted({ Store_size_sqft: 5100 });
+      const answered = await data();
+      expect(answered.prefill['Store_size_sqft']).toBe(5100);
+      expect(new Date(`${answered.lastGiven?.['Store_size_sqft']}Z`).toISOString()).toBe(submittedAt);
+    });
+
     it('records a submission with no values: no contact update, one bare check-in', async () => {
       const submissionId = randomUUID();
       await accepted({}, submissionId);

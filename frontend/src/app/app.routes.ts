@@ -5,7 +5,7 @@ export const routes: Routes = [
   {
     path: '',
     pathMatch: 'full',
-    title: 'Co-op check-in',
+    // No route title: the form page names its own state (form, review, problem, receipt).
     loadComponent: () => import('./form/form-page').then((m) => m.FormPage),
   },
   {

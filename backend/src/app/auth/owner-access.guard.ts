@@ -28,7 +28,7 @@ export const Owner = createParamDecorator((_: unknown, context: ExecutionContext
   return access;
 });
 
-function linkParams(request: Request): Partial<OwnerLinkParams> {
+export function linkParams(request: Request): Partial<OwnerLinkParams> {
   const source: unknown = request.method === 'GET' ? request.query : request.body;
   if (typeof source !== 'object' || source === null) return {};
   const fields = source as Record<string, unknown>;

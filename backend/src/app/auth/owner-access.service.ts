@@ -72,6 +72,22 @@ export class OwnerAccessService {
     return { contactId: cid, orgId: chooseOrganization(organizations, link.orgId) };
   }
 
+  /**
+   * The organizations a valid link's person is the primary contact of, whatever orgId says: for
+   * the page that asks a person with several co-ops which one they mean. Same checksum rules,
+   * cache and failure limit as authorize().
+   */
+  async organizationsOf(link: Partial<OwnerLinkParams>, clientAddress: string): Promise<number[]> {
+    const cid = parseId(link.cid);
+    const checksum = typeof link.cs === 'string' ? link.cs : '';
+    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) throw Errors.checksumInvalid();
+    const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum');
+    if (link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid) {
+      throw Errors.contactMismatch();
+    }
+    return organizations;
+  }
+
   /** Forgets every cached grant (tests, and an operator's restart, need nothing else). */
   clear(): void {
     this.grants.clear();

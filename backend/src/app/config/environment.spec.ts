@@ -77,6 +77,15 @@ describe('configuration', () => {
     ]);
   });
 
+  it('takes the organizer contact shown to owners, and refuses an email that is not one', () => {
+    const config = loadAppConfig({ ORGANIZER_NAME: ' Sam Rivera ', ORGANIZER_EMAIL: 'sam@example.org' });
+    expect(config.organizer).toEqual({ name: 'Sam Rivera', email: 'sam@example.org' });
+    expect(loadAppConfig({}).organizer).toEqual({ name: null, email: null });
+    expect(problemsOf({ ORGANIZER_EMAIL: 'sam at example' })).toEqual([
+      'ORGANIZER_EMAIL must be an email address',
+    ]);
+  });
+
   it('requires the Basic Auth user and password together', () => {
     expect(problemsOf({ ...live, CRM_BASIC_AUTH_USER: 'web' })).toEqual([
       'CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD must be set together',

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBooleanString,
+  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -9,6 +10,7 @@ import {
   IsUrl,
   Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   validateSync,
@@ -113,6 +115,18 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   CRM_FILE_ROUTE?: string;
+
+  /** Who owners contact when something goes wrong, named on every error page and the receipt. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100, { message: 'ORGANIZER_NAME must be at most 100 characters' })
+  ORGANIZER_NAME?: string;
+
+  @Transform(trimmed)
+  @IsOptional()
+  @IsEmail({}, { message: 'ORGANIZER_EMAIL must be an email address' })
+  ORGANIZER_EMAIL?: string;
 
   @Transform(trimmed)
   @IsOptional()

@@ -62,6 +62,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         ...(exception.extra.fields ? { fields: exception.extra.fields } : {}),
+        ...(exception.extra.reasons ? { reasons: exception.extra.reasons } : {}),
       };
     }
     if (exception instanceof CrmError) {

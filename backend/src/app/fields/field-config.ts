@@ -120,6 +120,7 @@ const stageSections: SectionConfig[] = [
         label: 'What happened since the last check-in',
         crmField: activity('Organizing_notes'),
         maxLength: 2000,
+        neverPrefilled: true,
       },
     ],
   },

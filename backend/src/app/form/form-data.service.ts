@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type ContactIdentity, FORM_ID, type FormDataPayload } from '@checkin/contract';
+import {
+  type ContactIdentity,
+  CURRENT_STAGE_FIELD_NAME,
+  FORM_ID,
+  type FormDataPayload,
+} from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
 import { CheckinRecordsService } from '../crm/checkin-records.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
@@ -8,7 +13,8 @@ import { StageService, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
-import { buildPrefill } from './prefill';
+import { CLEARED_FIELDS_FIELD } from './cleared-answers';
+import { activityPrefill } from './prefill';
 
 const PRIMARY_EMAIL = 'email_primary.email';
 
@@ -30,20 +36,23 @@ export class FormDataService {
     const [contact, organization, checkins, stageValue, { options, stages }] = await Promise.all([
       this.identity(contactId),
       this.records.readOrganization(orgId, CONTACT_FIELDS),
-      this.records.listCheckins(orgId, ACTIVITY_FIELDS),
+      this.records.listCheckins(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.stages.currentStageValue(orgId),
       this.schema.options(ALL_FIELDS),
     ]);
+    const fromCheckins = activityPrefill(checkins);
     return {
       formId: FORM_ID,
       contact,
       organization: { id: orgId, name: organization.name },
       currentStage: toStageInfo(stageValue, stages),
       stages,
-      prefill: buildPrefill(checkins, organization.values, stageValue),
+      // Spec, form data rule 2: the organization's own values are its current facts, so they win.
+      prefill: { ...fromCheckins.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
       options,
       sections: [...SECTIONS],
       upload: UPLOAD_LIMITS,
+      lastGiven: fromCheckins.lastGiven,
     };
   }
 
@@ -55,7 +64,7 @@ export class FormDataService {
       limit: 1,
     });
     // The checksum was valid for this contact a moment ago; gone now means deleted meanwhile.
-    if (!row) throw Errors.notFound('Your contact record is no longer in the CRM.');
+    if (!row) throw Errors.notFound('Your contact record is no longer in our records.');
     return {
       id: contactId,
       first_name: textOrEmpty(row['first_name']),

@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { FormDataService } from './form-data.service';
 import { FormController } from './form.controller';
 import { SubmissionLock } from './submission-lock';
+import { OrganizationsController } from './organizations.controller';
+import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
 
-/** GET /api/data and POST /api/submit: the owner's check-in form. */
+/** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines; GET /api/organizations to choose a co-op. */
 @Module({
-  controllers: [FormController],
+  controllers: [FormController, OrganizerController, OrganizationsController],
   providers: [FormDataService, SubmitService, SubmissionLock],
 })
 export class FormModule {}

@@ -1,8 +1,9 @@
 import type { CheckinRecord } from '../crm/checkin-records.service';
-import { buildPrefill } from './prefill';
+import { CLEARED_FIELDS_FIELD } from './cleared-answers';
+import { activityPrefill, buildPrefill } from './prefill';
 
-function checkin(id: number, date: string, values: CheckinRecord['values']): CheckinRecord {
-  return { id, date, stageValue: null, values, row: {} };
+function checkin(id: number, date: string, values: CheckinRecord['values'], cleared?: string): CheckinRecord {
+  return { id, date, stageValue: null, values, row: cleared ? { [CLEARED_FIELDS_FIELD]: cleared } : {} };
 }
 
 describe('buildPrefill', () => {
@@ -12,9 +13,8 @@ describe('buildPrefill', () => {
     checkin(1, '2024-01-20T11:00:00', { Store_size_sqft: 6000, Site_status: '1' }),
   ];
 
-  it('takes each activity-bound field’s newest non-empty value', () => {
+  it('takes each activity-bound field’s newest non-empty value; never-prefilled fields start empty', () => {
     expect(buildPrefill(newestFirst, {}, null)).toEqual({
-      Organizing_notes: 'Newest note',
       Business_plan: { id: 9 },
       Store_size_sqft: 4200,
       Site_status: '1',
@@ -38,5 +38,36 @@ describe('buildPrefill', () => {
 
   it('gives current_stage the derived stage value', () => {
     expect(buildPrefill([], {}, 'business_planning')).toEqual({ current_stage: 'business_planning' });
+  });
+});
+
+describe('activityPrefill', () => {
+  it('dates each prefilled answer with the check-in it came from', () => {
+    const { lastGiven } = activityPrefill([
+      checkin(3, '2026-10-02T14:00:00', { Business_plan: { id: 9 } }),
+      checkin(1, '2024-03-20T11:00:00', { Store_size_sqft: 6000, Business_plan: { id: 2 } }),
+    ]);
+    expect(lastGiven).toEqual({
+      Business_plan: '2026-10-02T14:00:00',
+      Store_size_sqft: '2024-03-20T11:00:00',
+    });
+  });
+
+  it('leaves an answer empty once a newer check-in cleared it, and takes a value given after that', () => {
+    const { values, lastGiven } = activityPrefill([
+      checkin(4, '2026-11-01T09:00:00', { Site_status: '2' }),
+      checkin(3, '2026-10-02T14:00:00', {}, 'Store_size_sqft,Site_status'),
+      checkin(1, '2024-03-20T11:00:00', { Store_size_sqft: 6000, Site_status: '1' }),
+    ]);
+    expect(values).toEqual({ Site_status: '2' });
+    expect(lastGiven).toEqual({ Site_status: '2026-11-01T09:00:00' });
+  });
+
+  it('ignores names in the cleared list that are not activity-bound fields', () => {
+    const { values } = activityPrefill([
+      checkin(3, '2026-10-02T14:00:00', {}, 'Equity_share, nonsense'),
+      checkin(1, '2024-03-20T11:00:00', { Store_size_sqft: 6000 }),
+    ]);
+    expect(values).toEqual({ Store_size_sqft: 6000 });
   });
 });

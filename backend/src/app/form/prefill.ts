@@ -1,24 +1,53 @@
 import { CURRENT_STAGE_FIELD_NAME } from '@checkin/contract';
 import type { FieldValues } from '@checkin/contract';
 import type { CheckinRecord } from '../crm/checkin-records.service';
+import { ALL_FIELDS } from '../fields/field-config';
+import { clearedFieldsOf } from './cleared-answers';
+
+/** Fields asked afresh at every check-in ("since the last check-in"): never prefilled. */
+const NEVER_PREFILLED: ReadonlySet<string> = new Set(
+  ALL_FIELDS.filter((field) => field.neverPrefilled).map((field) => field.name),
+);
+
+/** Each activity-bound answer the form starts from, with the date of the check-in it came from. */
+export interface ActivityPrefill {
+  values: FieldValues;
+  /** ISO 8601 dates keyed by form-side name (FormDataPayload.lastGiven). */
+  lastGiven: Record<string, string>;
+}
 
 /**
- * The form's starting values, keyed by form-side name: for each activity-bound field its newest
- * non-empty value across the check-ins, then the organization's contact-bound values merged in
- * (spec, form data rule 2; they are the organization's current facts, so they win), and the
- * derived stage for the read-only current_stage field. Identity never goes in here: it travels
- * in FormDataPayload.contact.
+ * For each activity-bound field, its newest non-empty value across the check-ins, unless a newer
+ * check-in cleared it (cleared-answers.ts): then it starts empty. Fields marked neverPrefilled
+ * are left out. `checkinsNewestFirst` must be newest first, as listCheckins returns them.
+ */
+export function activityPrefill(checkinsNewestFirst: readonly CheckinRecord[]): ActivityPrefill {
+  const values: FieldValues = {};
+  const lastGiven: Record<string, string> = {};
+  const settled = new Set<string>(NEVER_PREFILLED);
+  for (const checkin of checkinsNewestFirst) {
+    for (const [name, value] of Object.entries(checkin.values)) {
+      if (settled.has(name)) continue;
+      settled.add(name);
+      values[name] = value;
+      lastGiven[name] = checkin.date;
+    }
+    for (const name of clearedFieldsOf(checkin.row)) settled.add(name);
+  }
+  return { values, lastGiven };
+}
+
+/**
+ * The form's starting values, keyed by form-side name: the activity-bound prefill above, then the
+ * organization's contact-bound values merged in (spec, form data rule 2; they are the
+ * organization's current facts, so they win), and the derived stage for the read-only
+ * current_stage field. Identity never goes in here: it travels in FormDataPayload.contact.
  */
 export function buildPrefill(
   checkinsNewestFirst: readonly CheckinRecord[],
   organizationValues: FieldValues,
   stageValue: string | null,
 ): FieldValues {
-  const prefill: FieldValues = {};
-  for (const checkin of checkinsNewestFirst) {
-    for (const [name, value] of Object.entries(checkin.values)) {
-      if (!(name in prefill)) prefill[name] = value;
-    }
-  }
-  return { ...prefill, ...organizationValues, [CURRENT_STAGE_FIELD_NAME]: stageValue };
+  const { values } = activityPrefill(checkinsNewestFirst);
+  return { ...values, ...organizationValues, [CURRENT_STAGE_FIELD_NAME]: stageValue };
 }

@@ -138,6 +138,30 @@ describe('validateValues', () => {
       ['Steering_committee_size', 'Equity_share'],
     ]);
   });
+
+  it('says why each answer was refused: bounds, format, option', () => {
+    const error = refusal(() =>
+      validateValues(
+        {
+          Steering_committee_size: 101,
+          Interest_list_size: 2.5,
+          Equity_share: 'lots',
+          Organizing_meeting_date: '2026-02-30',
+          Site_status: 'nowhere',
+          Name_on_Incorporation_Certificate: 'x'.repeat(256),
+        },
+        OPTIONS,
+      ),
+    );
+    expect(error.extra.reasons).toEqual({
+      Steering_committee_size: 'enter 100 or less.',
+      Interest_list_size: 'enter a whole number.',
+      Equity_share: 'enter a number.',
+      Organizing_meeting_date: 'enter a real date.',
+      Site_status: 'choose from the options shown; the list may have changed, so reload the page.',
+      Name_on_Incorporation_Certificate: 'use 255 characters or fewer.',
+    });
+  });
 });
 
 describe('isValidValue', () => {

@@ -72,13 +72,17 @@ export function fieldsNeedingOptions(values: Readonly<Record<string, unknown>>):
 export function validateValues(values: Readonly<Record<string, unknown>>, options: OptionMap): FieldValues {
   const valid: FieldValues = {};
   const invalid: string[] = [];
+  const reasons: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = SUBMITTABLE_BY_NAME.get(name);
     if (field && isValidValue(field, value, options)) valid[name] = value;
-    else invalid.push(name);
+    else {
+      invalid.push(name);
+      if (field) reasons[name] = refusalReason(field, value, options);
+    }
   }
   if (invalid.length > 0) {
-    throw Errors.validation(`Some answers are not valid: ${invalid.join(', ')}.`, invalid);
+    throw Errors.validation(`Some answers are not valid: ${invalid.join(', ')}.`, invalid, reasons);
   }
   return valid;
 }
@@ -112,6 +116,40 @@ export function isValidValue(field: FieldConfig, value: unknown, options: Option
       return typeof value === 'string' && value.length <= maxTextLength(field);
     case 'readonly':
       return false;
+  }
+}
+
+/**
+ * Why isValidValue refused a value, in a sentence an owner can act on (bounds, option, format).
+ * Only called for values it refused.
+ */
+export function refusalReason(field: FieldConfig, value: unknown, options: OptionMap): string {
+  switch (field.type) {
+    case 'number':
+    case 'currency':
+    case 'percent': {
+      const isNumber = typeof value === 'number' && Number.isFinite(value);
+      if (!isNumber) return 'enter a number.';
+      if (field.type === 'number' && !Number.isSafeInteger(value)) return 'enter a whole number.';
+      if (field.min !== undefined && value < field.min) return `enter ${field.min} or more.`;
+      if (field.max !== undefined && value > field.max) return `enter ${field.max} or less.`;
+      return 'enter a number.';
+    }
+    case 'date':
+      return 'enter a real date.';
+    case 'boolean':
+      return 'choose Yes or No.';
+    case 'select':
+    case 'multiselect':
+      return (options[field.name] ?? []).length > 0
+        ? 'choose from the options shown; the list may have changed, so reload the page.'
+        : 'no choices are available for this question right now.';
+    case 'file':
+      return 'upload the file again.';
+    case 'text':
+      return typeof value === 'string' ? `use ${maxTextLength(field)} characters or fewer.` : 'enter text.';
+    case 'readonly':
+      return 'this answer cannot be changed here.';
   }
 }
 

@@ -10,6 +10,7 @@ import { toCrmLocalTime } from '../crm/crm-local-time';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { clearedFieldsValue } from './cleared-answers';
 import { RecentResults } from './recent-results';
 import { SubmissionLock } from './submission-lock';
 import {
@@ -81,7 +82,8 @@ export class SubmitService {
     submissionId: string,
     values: FieldValues,
   ): Promise<SubmitResponse> {
-    const { contactValues, activityValues } = splitSubmission(values);
+    const { contactValues, activityValues: answered } = splitSubmission(values);
+    const activityValues = { ...answered, ...clearedFieldsValue(values) };
     const updatesContact = Object.keys(contactValues).length > 0;
     const [recorded, contactUpdate, site] = await Promise.allSettled([
       this.findRecorded(access.orgId, submissionId),

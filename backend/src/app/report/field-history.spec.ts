@@ -1,5 +1,6 @@
 import type { FieldConfig, FieldValues, StageOption } from '@checkin/contract';
 import type { CheckinRecord } from '../crm/checkin-records.service';
+import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import { buildFieldHistory, summarizeCheckins } from './field-history';
 
 const members: FieldConfig = { name: 'Members', type: 'number', label: 'Members', crmField: 'G.Members' };
@@ -65,6 +66,48 @@ describe('buildFieldHistory', () => {
 
   it('answers an empty map for an organization without check-ins', () => {
     expect(buildFieldHistory([], [members, notes])).toEqual({});
+  });
+});
+
+describe('buildFieldHistory with cleared answers', () => {
+  const sqft: FieldConfig = {
+    name: 'Store_size_sqft',
+    type: 'number',
+    label: 'Planned sales floor',
+    crmField: 'Check_in_data__organizing_.Store_size_sqft',
+  };
+  const cleared = (id: number, date: string, names: string): CheckinRecord => ({
+    id,
+    date,
+    stageValue: null,
+    values: {},
+    row: { [CLEARED_FIELDS_FIELD]: names },
+  });
+
+  it('lists a cleared answer as a null entry at the check-in that cleared it', () => {
+    const history = buildFieldHistory(
+      [
+        cleared(3, '2026-10-02T14:00:00', 'Store_size_sqft'),
+        checkin(2, '2026-07-15T18:30:00', { Store_size_sqft: 4200 }),
+      ],
+      [sqft],
+    );
+    expect(history['Store_size_sqft']).toEqual([
+      { value: null, date: '2026-10-02T14:00:00', activityId: 3 },
+      { value: 4200, date: '2026-07-15T18:30:00', activityId: 2 },
+    ]);
+  });
+
+  it('drops a cleared entry older than every value: it cleared nothing', () => {
+    const history = buildFieldHistory(
+      [
+        checkin(3, '2026-10-02T14:00:00', { Store_size_sqft: 5000 }),
+        cleared(2, '2026-07-15T18:30:00', 'Store_size_sqft'),
+      ],
+      [sqft],
+    );
+    expect(history['Store_size_sqft']).toEqual([{ value: 5000, date: '2026-10-02T14:00:00', activityId: 3 }]);
+    expect(buildFieldHistory([cleared(1, '2026-07-15T18:30:00', 'Store_size_sqft')], [sqft])).toEqual({});
   });
 });
 

@@ -7,10 +7,12 @@ import type {
   StageRank,
 } from '@checkin/contract';
 import type { CheckinRecord } from '../crm/checkin-records.service';
+import { clearedFieldsOf } from '../form/cleared-answers';
 
 /**
- * For every field, every non-empty value with its activity's date, newest first; only fields
- * with at least one entry appear (spec, Report route 4; decision 20). `checkins` must already be
+ * For every field, every non-empty value with its activity's date, newest first, and a null
+ * entry where a check-in cleared the answer (cleared-answers.ts); only fields with at least one
+ * value appear (spec, Report route 4; decision 20). `checkins` must already be
  * newest first (date, then id), as CheckinRecordsService.listCheckins returns them.
  *
  * The walk goes check-in by check-in, reading each record's values once: an organization with
@@ -23,15 +25,20 @@ export function buildFieldHistory(
 ): FieldHistory {
   const names = fields.map((field) => field.name);
   const entriesByField: FieldHistoryEntry[][] = names.map(() => []);
-  for (const { values, date, id } of checkins) {
+  for (const { values, date, id, row } of checkins) {
+    const cleared = clearedFieldsOf(row);
     for (let index = 0; index < names.length; index += 1) {
-      const value = values[names[index] as string];
+      const name = names[index] as string;
+      const value = values[name];
       if (value !== undefined) entriesByField[index]?.push({ value, date, activityId: id });
+      else if (cleared.has(name)) entriesByField[index]?.push({ value: null, date, activityId: id });
     }
   }
   const history: FieldHistory = {};
   names.forEach((name, index) => {
     const entries = entriesByField[index] ?? [];
+    // A "cleared" entry older than every value clears nothing: only a cleared answer is listed.
+    while (entries.length > 0 && entries[entries.length - 1]?.value === null) entries.pop();
     if (entries.length > 0) history[name] = entries;
   });
   return history;

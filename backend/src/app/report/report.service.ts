@@ -3,6 +3,7 @@ import type { ReportPayload } from '@checkin/contract';
 import { CheckinRecordsService } from '../crm/checkin-records.service';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
+import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import { buildReportPayload } from './report-payload';
 
 /**
@@ -21,7 +22,7 @@ export class ReportService {
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }] = await Promise.all([
       this.records.readOrganization(orgId, []),
-      this.records.listCheckins(orgId, ACTIVITY_FIELDS),
+      this.records.listCheckins(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.schema.options(ALL_FIELDS),
     ]);
     return buildReportPayload({ orgName: organization.name, checkins, options, stages, sections: SECTIONS });

@@ -77,7 +77,10 @@ describe('planStaffLayout', () => {
   });
 
   it('shows fields only the CRM knows: organization ones in section 0, check-in ones under "Other fields"', () => {
-    const contactStage = meta(`${CONTACT_CUSTOM_GROUP}.Stage`, { optionGroupId: 7, label: 'Stage' });
+    const contactStage = meta(`${CONTACT_CUSTOM_GROUP}.Store_model`, {
+      optionGroupId: 7,
+      label: 'Store model',
+    });
     const hours = meta(`${ACTIVITY_CUSTOM_GROUP}.Volunteer_hours`, {
       dataType: 'Int',
       label: 'Volunteer hours',
@@ -87,7 +90,7 @@ describe('planStaffLayout', () => {
     expect(layout.sections[0]!.fields.at(-1)).toEqual({
       name: contactStage.crmName,
       type: 'select',
-      label: 'Stage',
+      label: 'Store model',
       readOnly: true,
       crmContactField: contactStage.crmName,
     });
@@ -109,9 +112,14 @@ describe('planStaffLayout', () => {
     expect(layout.activityFields).toContainEqual(expect.objectContaining({ name: hours.crmName }));
   });
 
-  it('never lists the check-in Stage or the submission id as fields', () => {
-    const layout = planStaffLayout(schema(meta(ACTIVITY_STAGE_FIELD), meta(SUBMISSION_ID_FIELD)));
+  it('never lists either Stage or the submission id as fields', () => {
+    const organizationStage = meta(`${CONTACT_CUSTOM_GROUP}.Stage`, { optionGroupId: 7, label: 'Stage' });
+    const layout = planStaffLayout(
+      schema(meta(ACTIVITY_STAGE_FIELD), meta(SUBMISSION_ID_FIELD), organizationStage),
+    );
     const names = layout.sections.flatMap((section) => section.fields.map((field) => field.name));
+    expect(names).not.toContain(organizationStage.crmName);
+    expect(layout.contactFields.map((field) => field.name)).not.toContain(organizationStage.crmName);
     expect(names).not.toContain(ACTIVITY_STAGE_FIELD);
     expect(names).not.toContain(SUBMISSION_ID_FIELD);
     expect(layout.activityFields.map((field) => field.name)).not.toContain(ACTIVITY_STAGE_FIELD);

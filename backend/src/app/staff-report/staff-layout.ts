@@ -1,5 +1,11 @@
 import type { FieldConfig, FieldType, StageRank } from '@checkin/contract';
-import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, SUBMISSION_ID_FIELD } from '../crm/crm-names';
+import {
+  ACTIVITY_CUSTOM_GROUP,
+  ACTIVITY_STAGE_FIELD,
+  CONTACT_STAGE_FIELD,
+  SUBMISSION_ID_FIELD,
+} from '../crm/crm-names';
+import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import type { CustomFieldMetadata } from '../crm/crm-schema.service';
 import { crmNameOf, MATRIX_FIELD_PATTERN, MATRIX_METRICS, SECTIONS } from '../fields/field-config';
 
@@ -42,10 +48,18 @@ const OTHER_SECTION_KEY = 'other';
 const ORGANIZATION_SECTION_TITLE = 'Organization';
 
 /**
- * Activity-side fields the report presents elsewhere or not at all: Stage is the current stage
- * and each submission's stage; Submission_ID is the form's idempotency key, noise to staff.
+ * Fields the report presents elsewhere or not at all: Stage is the current stage and each
+ * submission's stage; Submission_ID is the form's idempotency key, noise to staff. The
+ * organization's own Stage is for CRM list views and never read by the service (spec), so it
+ * is not shown beside the derived stage it may disagree with.
  */
-const NOT_SHOWN_AS_FIELDS: ReadonlySet<string> = new Set([ACTIVITY_STAGE_FIELD, SUBMISSION_ID_FIELD]);
+const NOT_SHOWN_AS_FIELDS: ReadonlySet<string> = new Set([
+  ACTIVITY_STAGE_FIELD,
+  SUBMISSION_ID_FIELD,
+  CONTACT_STAGE_FIELD,
+  // The form's bookkeeping of cleared answers (form/cleared-answers.ts), not an answer itself.
+  CLEARED_FIELDS_FIELD,
+]);
 
 function sectionKey(rank: StageRank): string {
   return `stage-${rank}`;

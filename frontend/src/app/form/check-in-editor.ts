@@ -3,6 +3,7 @@ import {
   ChangeDetectionStrategy,
   Component,
   computed,
+  DestroyRef,
   DOCUMENT,
   type ElementRef,
   inject,
@@ -18,8 +19,10 @@ import { ReactiveFormsModule } from '@angular/forms';
 import type { FormDataPayload, OwnerLinkParams, StageRank, SubmitResponse } from '@checkin/contract';
 import { map, switchMap } from 'rxjs';
 import { type ApiError, toApiError } from '../core/api-error.interceptor';
+import { type ChangeRow, describeChanges } from './answer-changes';
 import {
   buildCheckInForm,
+  changesOf,
   type CheckInForm,
   controlIdOf,
   draftDiffersFrom,
@@ -30,7 +33,7 @@ import {
   sectionOfField,
   submitValuesOf,
 } from './check-in-form';
-import { type Draft, draftKey, DraftStore, formatSavedTime } from './draft-store';
+import { describeSavedAt, type Draft, draftKey, DraftStore, formatSavedTime } from './draft-store';
 import { DraftOffer } from './draft-offer';
 import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
 import { errorMessage, SERVER_ERROR_KEY } from './field-validation';
@@ -38,6 +41,18 @@ import { FileUploads } from './file-uploads';
 import { FormApi } from './form-api';
 import { submitFailureMessage } from './form-messages';
 import { FormSectionCard } from './form-section';
+import { CheckInReview } from './check-in-review';
+
+/** What the receipt shows: the CRM's answer and the changes it recorded. */
+export interface CheckInRecorded {
+  response: SubmitResponse;
+  rows: readonly ChangeRow[];
+}
+
+export type EditorStep = 'editing' | 'reviewing';
+
+/** How long "Undo" is offered after a draft is discarded. */
+export const DISCARD_UNDO_MS = 10_000;
 
 type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kind: 'unavailable' };
 
@@ -47,48 +62,72 @@ type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kin
  */
 @Component({
   selector: 'app-check-in-editor',
-  imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard],
+  imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard, CheckInReview],
   providers: [FileUploads],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @let f = form();
-    @if (draftOffer(); as offer) {
-      <app-draft-offer [savedAt]="offer.savedAt" (restore)="restoreDraft(offer)" (discard)="discardDraft()" />
+    @if (step() === 'reviewing') {
+      <app-check-in-review
+        [rows]="reviewRows()"
+        [organizationName]="payload().organization.name"
+        [sending]="sending()"
+        [failure]="failure()"
+        (send)="send()"
+        (edit)="backToForm($event)"
+      />
     }
-    @if (draftNotice(); as notice) {
-      <p #draftNoticeBox class="notice" role="status" tabindex="-1">{{ notice }}</p>
-    }
-    @if (summaryItems().length > 0) {
-      <app-error-summary [items]="summaryItems()" (fieldSelected)="focusField($event)" />
-    }
-    <form [formGroup]="f.group" (ngSubmit)="submit()" novalidate>
-      @for (section of f.sections; track section.rank) {
-        <app-form-section
-          [section]="section"
-          [context]="context()"
-          [open]="section.role === 'organization' || openSections().has(section.rank)"
-          (openChange)="setSectionOpen(section.rank, $event)"
+    <div [hidden]="step() !== 'editing'">
+      @if (draftOffer(); as offer) {
+        <app-draft-offer
+          [savedAt]="offer.savedAt"
+          (restore)="restoreDraft(offer)"
+          (discard)="discardDraft()"
         />
       }
-      <div class="submit-bar card">
-        @if (failure(); as message) {
-          <p #failureBox class="notice error" role="alert" tabindex="-1">{{ message }}</p>
-        }
-        <div class="submit-row">
-          <button
-            type="submit"
-            [disabled]="!canSubmit()"
-            [attr.aria-describedby]="submitReason() ? 'submit-reason' : null"
-          >
-            {{ sending() ? 'Sending…' : 'Send check-in' }}
-          </button>
-          @if (submitReason(); as reason) {
-            <p id="submit-reason" class="reason">{{ reason }}</p>
+      @if (draftNotice(); as notice) {
+        <div #draftNoticeBox class="notice draft-notice" role="status" tabindex="-1">
+          <p>{{ notice }}</p>
+          @if (discarded()) {
+            <button type="button" class="secondary" (click)="undoDiscard()">Undo discard</button>
           }
         </div>
-        <p class="draft-status" role="status">{{ draftStatusText() }}</p>
-      </div>
-    </form>
+      }
+      @if (summaryItems().length > 0) {
+        <app-error-summary [items]="summaryItems()" (fieldSelected)="focusField($event)" />
+      }
+      <form [formGroup]="f.group" (ngSubmit)="review()" (keydown.enter)="keepEnterInField($event)" novalidate>
+        @for (section of f.sections; track section.rank) {
+          <app-form-section
+            [section]="section"
+            [context]="context()"
+            [open]="section.role === 'organization' || openSections().has(section.rank)"
+            (openChange)="setSectionOpen(section.rank, $event)"
+          />
+        }
+        <div class="submit-bar card">
+          @if (step() === 'editing' && failure(); as message) {
+            <p #failureBox class="notice error" role="alert" tabindex="-1">{{ message }}</p>
+          }
+          <div class="submit-row">
+            <button
+              #reviewButton
+              type="submit"
+              [disabled]="!canSubmit()"
+              [attr.aria-describedby]="submitReason() ? 'submit-reason' : 'submit-hint'"
+            >
+              Review and send
+            </button>
+            @if (submitReason(); as reason) {
+              <p id="submit-reason" class="reason">{{ reason }}</p>
+            } @else {
+              <p id="submit-hint" class="hint">You will see what changes before anything is sent.</p>
+            }
+          </div>
+          <p class="draft-status" role="status">{{ draftStatusText() }}</p>
+        </div>
+      </form>
+    </div>
   `,
   styles: `
     :host {
@@ -107,6 +146,19 @@ type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kin
       margin: 0;
       font-weight: 600;
     }
+    .hint {
+      margin: 0;
+      color: var(--color-text-muted);
+    }
+    .draft-notice {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: var(--space-3);
+    }
+    .draft-notice p {
+      margin: 0;
+    }
     .draft-status {
       margin: var(--space-3) 0 0;
       color: var(--color-text-muted);
@@ -118,7 +170,9 @@ export class CheckInEditor {
   readonly payload = input.required<FormDataPayload>();
   readonly link = input.required<OwnerLinkParams>();
   /** The CRM confirmed the check-in (201); the draft is already cleared. */
-  readonly submitted = output<SubmitResponse>();
+  readonly submitted = output<CheckInRecorded>();
+  /** The form or its review is showing, for the page's title. */
+  readonly stepChange = output<EditorStep>();
 
   private readonly api = inject(FormApi);
   private readonly drafts = inject(DraftStore);
@@ -127,6 +181,8 @@ export class CheckInEditor {
   private readonly document = inject(DOCUMENT);
   private readonly errorSummary = viewChild(ErrorSummary);
   private readonly failureBox = viewChild<ElementRef<HTMLElement>>('failureBox');
+  private readonly reviewStep = viewChild(CheckInReview);
+  private readonly reviewButton = viewChild.required<ElementRef<HTMLButtonElement>>('reviewButton');
   private readonly draftNoticeBox = viewChild<ElementRef<HTMLElement>>('draftNoticeBox');
 
   protected readonly form = computed(() => buildCheckInForm(this.payload()));
@@ -153,6 +209,13 @@ export class CheckInEditor {
   });
 
   protected readonly draftNotice = signal<string | null>(null);
+  /** A draft discarded moments ago, offered back with Undo for DISCARD_UNDO_MS. */
+  protected readonly discarded = signal<Draft | null>(null);
+  private discardTimer: ReturnType<typeof setTimeout> | undefined;
+
+  protected readonly step = signal<EditorStep>('editing');
+  /** Taken when the review opens, so it shows exactly what Send sends. */
+  protected readonly reviewRows = signal<readonly ChangeRow[]>([]);
   private readonly draftStatus = signal<DraftStatus>({ kind: 'none' });
   protected readonly draftStatusText = computed(() => {
     const status = this.draftStatus();
@@ -192,6 +255,7 @@ export class CheckInEditor {
   );
 
   constructor() {
+    inject(DestroyRef).onDestroy(() => clearTimeout(this.discardTimer));
     // Decision 10: the draft is saved on every change.
     toObservable(this.form)
       .pipe(
@@ -210,17 +274,48 @@ export class CheckInEditor {
     });
   }
 
+  /**
+   * Answers typed since the page opened are kept over the draft's, and the notice names them, so
+   * pressing Restore never silently throws away what was just typed.
+   */
   protected restoreDraft(draft: Draft): void {
-    restoreDraftValues(this.form(), draft.values);
+    const kept = restoreDraftValues(this.form(), draft.values);
     this.draftOffer.set(null);
-    this.announceDraft(`Your draft saved ${formatSavedTime(draft.savedAt)} is restored.`);
+    const saved = `Your draft saved ${describeSavedAt(draft.savedAt)} is restored.`;
+    this.announceDraft(
+      kept.length === 0
+        ? saved
+        : `${saved} Answers you changed since opening the page were kept: ${kept.join(', ')}.`,
+    );
   }
 
   protected discardDraft(): void {
+    const draft = this.drafts.load(this.draftKey());
     this.drafts.clear(this.draftKey());
     this.draftOffer.set(null);
     this.draftStatus.set({ kind: 'none' });
+    this.discarded.set(draft);
+    clearTimeout(this.discardTimer);
+    this.discardTimer = setTimeout(() => this.discarded.set(null), DISCARD_UNDO_MS);
     this.announceDraft('The draft is discarded. The form shows what is on record.');
+  }
+
+  protected undoDiscard(): void {
+    const draft = this.discarded();
+    if (!draft) return;
+    clearTimeout(this.discardTimer);
+    this.discarded.set(null);
+    this.drafts.save(this.draftKey(), draft.values);
+    this.restoreDraft(draft);
+  }
+
+  /** Enter in a one-line field never sends the check-in (it used to send everything at once). */
+  protected keepEnterInField(event: Event): void {
+    const target = event.target;
+    // A file picker's Enter opens the system dialog: that one stays.
+    const field =
+      (target instanceof HTMLInputElement && target.type !== 'file') || target instanceof HTMLSelectElement;
+    if (field) event.preventDefault();
   }
 
   protected focusField(item: ErrorSummaryItem): void {
@@ -229,7 +324,8 @@ export class CheckInEditor {
     afterNextRender(() => this.focusControl(item), { injector: this.injector });
   }
 
-  protected submit(): void {
+  /** The form's submit: check the answers, then show what will change. Nothing is sent yet. */
+  protected review(): void {
     // The spec's client rule: no submit while an upload is in flight.
     if (!this.canSubmit()) return;
     const form = this.form();
@@ -239,20 +335,42 @@ export class CheckInEditor {
       this.revealErrors(form);
       return;
     }
-    this.send(form);
+    this.reviewRows.set(describeChanges(changesOf(form), this.payload().options));
+    this.setStep('reviewing');
+    afterNextRender(() => this.reviewStep()?.focus(), { injector: this.injector });
   }
 
-  private send(form: CheckInForm): void {
+  /** From the review: back to a field's control, or to the button that opened the review. */
+  protected backToForm(fieldName: string | null): void {
+    this.failure.set(null);
+    this.setStep('editing');
+    const entry = fieldName ? this.form().entries.find((e) => e.field.name === fieldName) : undefined;
+    if (entry) {
+      this.focusField({
+        name: entry.field.name,
+        controlId: controlIdOf(entry.field),
+        label: '',
+        message: '',
+      });
+      return;
+    }
+    afterNextRender(() => this.reviewButton().nativeElement.focus(), { injector: this.injector });
+  }
+
+  protected send(): void {
+    const form = this.form();
     const values = submitValuesOf(form);
+    const rows = this.reviewRows();
     const key = this.draftKey();
     const submissionId = this.drafts.submissionIdFor(key, draftValuesOf(form), fingerprintOf(values));
     const { link, contactId, orgId } = this.context();
+    this.failure.set(null);
     this.sending.set(true);
     this.api.submit({ cid: link.cid, cs: link.cs, contactId, orgId, submissionId, values }).subscribe({
       next: (response) => {
         this.drafts.clear(key);
         this.sending.set(false);
-        this.submitted.emit(response);
+        this.submitted.emit({ response, rows });
       },
       error: (error: unknown) => {
         this.sending.set(false);
@@ -261,16 +379,31 @@ export class CheckInEditor {
     });
   }
 
+  private setStep(step: EditorStep): void {
+    this.step.set(step);
+    this.stepChange.emit(step);
+  }
+
   /** Field errors the server named go back onto their fields; anything else is said at the button. */
   private handleFailure(form: CheckInForm, error: ApiError): void {
     const named = (error.body.fields ?? []).filter((name) => form.group.contains(name));
     if (error.body.code === 'VALIDATION_FAILED' && named.length > 0) {
-      for (const name of named) form.group.get(name)?.setErrors({ [SERVER_ERROR_KEY]: true });
+      const reasons = error.body.reasons ?? {};
+      for (const name of named) {
+        form.group.get(name)?.setErrors({ [SERVER_ERROR_KEY]: reasons[name] ?? true });
+      }
+      this.setStep('editing');
       this.revealErrors(form);
       return;
     }
     this.failure.set(submitFailureMessage(error));
-    afterNextRender(() => this.failureBox()?.nativeElement.focus(), { injector: this.injector });
+    afterNextRender(
+      () =>
+        this.step() === 'reviewing'
+          ? this.reviewStep()?.focusFailure()
+          : this.failureBox()?.nativeElement.focus(),
+      { injector: this.injector },
+    );
   }
 
   private revealErrors(form: CheckInForm): void {

@@ -11,6 +11,7 @@ import {
   restoreDraftValues,
   submitValuesOf,
   visibleSections,
+  changesOf,
 } from './check-in-form';
 import { formPayload } from './testing/form-payload.fixture';
 
@@ -157,21 +158,30 @@ describe('buildCheckInForm', () => {
 });
 
 describe('submitValuesOf', () => {
-  it('types every shown editable field for the CRM and sends unanswered ones as null', () => {
+  it('sends nothing for an untouched form: the check-in records that nothing changed', () => {
+    expect(submitValuesOf(buildCheckInForm(formPayload(5)))).toEqual({});
+  });
+
+  it('sends only changed answers, typed for the CRM, and a cleared one as null', () => {
     const form = buildCheckInForm(formPayload(1));
     textControl(form, 'Equity_share').setValue('1,250.50');
     textControl(form, 'Name_on_Incorporation_Certificate').setValue('  Riverbend  ');
     listControl(form, 'Organizing_focus').setValue([]);
+    textControl(form, 'Date_Incorporated').setValue('2019-03-01');
     expect(submitValuesOf(form)).toEqual({
-      Date_Incorporated: null,
+      Date_Incorporated: '2019-03-01',
       Name_on_Incorporation_Certificate: 'Riverbend',
-      Certificate_of_Incorporation: { id: 7, file_name: 'certificate.pdf' },
       Equity_share: 1250.5,
-      Steering_committee_size: 9,
-      Mission_statement_adopted: true,
       Organizing_focus: null,
-      Organizing_notes: null,
     });
+  });
+
+  it('treats the same answer written differently as unchanged', () => {
+    const form = buildCheckInForm(formPayload(1));
+    textControl(form, 'Equity_share').setValue('$200.00');
+    textControl(form, 'Name_on_Incorporation_Certificate').setValue(' Riverbend Food Cooperative, Inc. ');
+    listControl(form, 'Organizing_focus').setValue(['bulk_foods', 'groceries']);
+    expect(submitValuesOf(form)).toEqual({});
   });
 
   it('sends a file as the stored {id, file_name}, never a browser file', () => {
@@ -180,11 +190,54 @@ describe('submitValuesOf', () => {
     expect(submitValuesOf(form)['Feasibility_study']).toEqual({ id: 41, file_name: 'study.pdf' });
   });
 
+  it('starts a never-prefilled field empty, whatever the payload holds, and sends it once answered', () => {
+    const form = buildCheckInForm(formPayload(1, { Organizing_notes: 'Last time’s note' }));
+    expect(textControl(form, 'Organizing_notes').value).toBe('');
+    textControl(form, 'Organizing_notes').setValue('Met the landlord.');
+    expect(submitValuesOf(form)).toEqual({ Organizing_notes: 'Met the landlord.' });
+  });
+
   it('never sends identity or the current stage', () => {
-    const names = Object.keys(submitValuesOf(buildCheckInForm(formPayload(5))));
+    const form = buildCheckInForm(formPayload(5));
+    for (const item of form.entries) {
+      if (item.kind === 'date') item.control.setValue('2026-01-02');
+    }
+    const names = Object.keys(submitValuesOf(form));
     expect(names).toContain('Date_Opened');
     for (const name of ['first_name', 'last_name', 'email', 'current_stage'])
       expect(names).not.toContain(name);
+  });
+});
+
+describe('changesOf', () => {
+  it('names each change as added, changed or cleared, with the old and new answers', () => {
+    const form = buildCheckInForm(formPayload(1));
+    textControl(form, 'Equity_share').setValue('250');
+    textControl(form, 'Date_Incorporated').setValue('2019-03-01');
+    fileControl(form, 'Certificate_of_Incorporation').setValue(null);
+    expect(
+      changesOf(form).map(({ entry: changed, kind, before, after }) => [
+        changed.field.name,
+        kind,
+        before,
+        after,
+      ]),
+    ).toEqual([
+      ['Date_Incorporated', 'added', null, '2019-03-01'],
+      ['Certificate_of_Incorporation', 'cleared', { id: 7, file_name: 'certificate.pdf' }, null],
+      ['Equity_share', 'changed', 200, 250],
+    ]);
+  });
+});
+
+describe('restoring a draft over answers typed meanwhile', () => {
+  it('keeps what was typed since the page opened, and names it', () => {
+    const form = buildCheckInForm(formPayload(1));
+    textControl(form, 'Equity_share').setValue('999');
+    const kept = restoreDraftValues(form, { Equity_share: '300', Steering_committee_size: '12' });
+    expect(kept).toEqual(['Equity share price']);
+    expect(textControl(form, 'Equity_share').value).toBe('999');
+    expect(textControl(form, 'Steering_committee_size').value).toBe('12');
   });
 });
 

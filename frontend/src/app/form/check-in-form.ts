@@ -47,6 +47,14 @@ interface EntryOf<K extends FieldType, V> {
   readonly restore: (drafted: FieldValue) => void;
   /** True when a draft's value fits this field and differs from what it was prefilled with. */
   readonly differsFromPrefill: (drafted: FieldValue) => boolean;
+  /** True when a draft's value fits this field and equals what it holds now. */
+  readonly matches: (drafted: FieldValue) => boolean;
+  /** The answer as /api/submit takes it, typed for the CRM; null when not answered. */
+  readonly submitValue: () => FieldValue;
+  /** What the form was prefilled with, as submitValue reads it; null for a field that starts empty. */
+  readonly prefilled: FieldValue;
+  /** When the prefilled answer was given (ISO 8601), when the payload knows. */
+  readonly lastGiven: string | null;
 }
 
 export type TextEntry = EntryOf<'text', string> & { readonly multiline: boolean };
@@ -143,7 +151,7 @@ function buildSection(section: SectionConfig & { role: SectionRole }, payload: F
   const readOnly = section.fields.filter(isReadOnly).map((field) => readOnlyItem(field, payload));
   const entries = section.fields
     .filter((field) => !isReadOnly(field))
-    .map((field) => buildEntry(field, payload.prefill[field.name] ?? null));
+    .map((field) => buildEntry(field, payload.prefill[field.name] ?? null, payload.lastGiven?.[field.name]));
   return {
     rank: section.rank,
     title: section.title,
@@ -169,11 +177,14 @@ function readOnlyItem(field: FieldConfig, payload: FormDataPayload): ReadOnlyIte
   };
 }
 
-export function buildEntry(field: FieldConfig, prefill: FieldValue): FieldEntry {
+export function buildEntry(field: FieldConfig, given: FieldValue, lastGiven?: string): FieldEntry {
+  // Asked afresh each time: whatever an older payload or the CRM holds, the form starts empty.
+  const prefill = field.neverPrefilled ? null : given;
+  const dated = prefill === null ? null : (lastGiven ?? null);
   switch (field.type) {
     case 'text':
       return {
-        ...entryOf('text', field, textOf(prefill), draftText, [textValidator(field)]),
+        ...entryOf('text', field, textOf(prefill), draftText, [textValidator(field)], submitText, dated),
         // Text longer than a CRM String field is a Memo: a textarea.
         multiline: (field.maxLength ?? 0) > DEFAULT_TEXT_MAX_LENGTH,
       };
@@ -181,18 +192,20 @@ export function buildEntry(field: FieldConfig, prefill: FieldValue): FieldEntry 
     case 'currency':
     case 'percent': {
       const validator = numberValidator({ ...field, type: field.type });
-      return entryOf(field.type, field, textOf(prefill), draftText, [validator]);
+      return entryOf(field.type, field, textOf(prefill), draftText, [validator], parseNumberText, dated);
     }
     case 'date':
-      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator()]);
+      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator()], submitChoice, dated);
     case 'boolean':
-      return entryOf('boolean', field, booleanOf(prefill), draftBoolean, []);
+      return entryOf('boolean', field, booleanOf(prefill), draftBoolean, [], (value) => value, dated);
     case 'select':
-      return entryOf('select', field, textOf(prefill), draftText, []);
-    case 'multiselect':
-      return entryOf('multiselect', field, prefill === null ? [] : multiValues(prefill), draftList, []);
+      return entryOf('select', field, textOf(prefill), draftText, [], submitChoice, dated);
+    case 'multiselect': {
+      const initial = prefill === null ? [] : multiValues(prefill);
+      return entryOf('multiselect', field, initial, draftList, [], submitList, dated);
+    }
     case 'file':
-      return entryOf('file', field, fileOf(prefill), draftFile, []);
+      return entryOf('file', field, fileOf(prefill), draftFile, [], (value) => value, dated);
     case 'readonly':
       throw new Error(`Field ${field.name} is read-only and has no control`);
   }
@@ -204,8 +217,11 @@ function entryOf<K extends FieldType, V>(
   initial: V,
   fromDraft: (value: FieldValue) => V | undefined,
   validators: ValidatorFn[],
+  toSubmit: (value: V) => FieldValue,
+  lastGiven: string | null,
 ): EntryOf<K, V> {
   const control = new FormControl<V>(initial, { nonNullable: true, validators });
+  const prefilled = toSubmit(initial);
   return {
     kind,
     field,
@@ -219,6 +235,13 @@ function entryOf<K extends FieldType, V>(
       const value = fromDraft(drafted);
       return value !== undefined && !sameValue(value, control.defaultValue);
     },
+    matches: (drafted) => {
+      const value = fromDraft(drafted);
+      return value !== undefined && sameValue(value, control.value);
+    },
+    submitValue: () => toSubmit(control.value),
+    prefilled: isEmptyAnswer(prefilled) ? null : prefilled,
+    lastGiven: isEmptyAnswer(prefilled) ? null : lastGiven,
   };
 }
 
@@ -289,12 +312,21 @@ export function draftValuesOf(form: CheckInForm): FieldValues {
 /**
  * Puts a draft's values back into the form. Only fields the form has, with a value of the right
  * shape, are taken: identity and read-only fields have no control, so a draft can never set them.
+ * A field already changed on this page keeps its answer; the labels of those kept are returned.
  */
-export function restoreDraftValues(form: CheckInForm, values: FieldValues): void {
+export function restoreDraftValues(form: CheckInForm, values: FieldValues): string[] {
+  const kept: string[] = [];
   for (const entry of form.entries) {
-    if (entry.field.name in values) entry.restore(values[entry.field.name] ?? null);
+    if (!(entry.field.name in values)) continue;
+    const drafted = values[entry.field.name] ?? null;
+    if (!sameAnswer(entry.submitValue(), entry.prefilled)) {
+      if (entry.differsFromPrefill(drafted) && !entry.matches(drafted)) kept.push(entry.field.label);
+      continue;
+    }
+    entry.restore(drafted);
   }
   form.group.markAsDirty();
+  return kept;
 }
 
 /** True when the draft holds an answer that differs from what the form was prefilled with. */
@@ -310,35 +342,66 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 // Submit values -----------------------------------------------------------------------------------
 
+function submitText(value: string): FieldValue {
+  return value.trim() || null;
+}
+
+function submitChoice(value: string): FieldValue {
+  return value || null;
+}
+
+function submitList(value: string[]): FieldValue {
+  return value.length > 0 ? [...value] : null;
+}
+
+function isEmptyAnswer(value: FieldValue): boolean {
+  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** Same answer: multiselect choices in any order, a file by its id. */
+export function sameAnswer(a: FieldValue, b: FieldValue): boolean {
+  if (isEmptyAnswer(a) || isEmptyAnswer(b)) return isEmptyAnswer(a) && isEmptyAnswer(b);
+  if (Array.isArray(a) && Array.isArray(b)) return sameValue([...a].sort(), [...b].sort());
+  if (isFileValue(a) && isFileValue(b)) return a.id === b.id;
+  return sameValue(a, b);
+}
+
+/** added: a first answer; changed: another answer; cleared: a prefilled answer taken away. */
+export type ChangeKind = 'added' | 'changed' | 'cleared';
+
+export interface AnswerChange {
+  readonly entry: FieldEntry;
+  readonly section: FormSection;
+  readonly kind: ChangeKind;
+  readonly before: FieldValue;
+  readonly after: FieldValue;
+}
+
 /**
- * The values /api/submit takes: every editable field of the shown sections, keyed by form-side
- * name, typed for the CRM; an unanswered field is null (decision 11: contact-bound values are
- * written as sent, so clearing one is possible; the server leaves out empty activity values).
+ * What this check-in records: every answer that differs from what the form was prefilled with,
+ * in the form's order. A field that is never prefilled starts empty, so answering it is a change.
+ */
+export function changesOf(form: CheckInForm): AnswerChange[] {
+  return form.sections.flatMap((section) =>
+    section.entries.flatMap((entry): AnswerChange[] => {
+      const after = entry.submitValue();
+      const before = entry.prefilled;
+      if (sameAnswer(before, after)) return [];
+      const kind: ChangeKind = before === null ? 'added' : isEmptyAnswer(after) ? 'cleared' : 'changed';
+      return [{ entry, section, kind, before, after: isEmptyAnswer(after) ? null : after }];
+    }),
+  );
+}
+
+/**
+ * The values /api/submit takes: only the answers that changed (a cleared one as null, which the
+ * server records as cleared), keyed by form-side name and typed for the CRM. An untouched form
+ * sends {} and still records a check-in: "nothing changed" is an answer too.
  */
 export function submitValuesOf(form: CheckInForm): FieldValues {
   const values: FieldValues = {};
-  for (const entry of form.entries) values[entry.field.name] = submitValueOf(entry);
+  for (const change of changesOf(form)) values[change.entry.field.name] = change.after;
   return values;
-}
-
-function submitValueOf(entry: FieldEntry): FieldValue {
-  switch (entry.kind) {
-    case 'text':
-      return entry.control.value.trim() || null;
-    case 'number':
-    case 'currency':
-    case 'percent':
-      return parseNumberText(entry.control.value);
-    case 'date':
-    case 'select':
-      return entry.control.value || null;
-    case 'boolean':
-      return entry.control.value;
-    case 'multiselect':
-      return entry.control.value.length > 0 ? [...entry.control.value] : null;
-    case 'file':
-      return entry.control.value;
-  }
 }
 
 /** A stable text for a set of values, to tell whether a retry sends the same answers. */

@@ -95,12 +95,15 @@ describe('saved times', () => {
     new Date(2026, 10, day, hours, minutes).toISOString();
   const localNoon = new Date(2026, 10, 21, 12, 5);
 
-  it('shows hours and minutes of the local time', () => {
-    expect(formatSavedTime(localInstant(21, 9, 5))).toBe('09:05');
+  it('shows the local time in the clock style of the locale', () => {
+    expect(formatSavedTime(localInstant(21, 9, 5), 'en-GB')).toBe('09:05');
+    expect(formatSavedTime(localInstant(21, 17, 56), 'en-US')).toMatch(/^5:56\sPM$/);
   });
 
   it('names the day of a draft saved before today', () => {
-    expect(describeSavedAt(localInstant(21, 9, 5), localNoon)).toBe('at 09:05');
-    expect(describeSavedAt(localInstant(19, 17, 40), localNoon)).toBe('on November 19, 2026 at 17:40');
+    expect(describeSavedAt(localInstant(21, 9, 5), localNoon, 'en-GB')).toBe('at 09:05');
+    expect(describeSavedAt(localInstant(19, 17, 40), localNoon, 'en-US')).toMatch(
+      /^on November 19, 2026 at 5:40\sPM$/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { DOCUMENT, inject, Injectable, InjectionToken } from '@angular/core';
 import { type FieldValues, FORM_ID } from '@checkin/contract';
+import { formatClockTime, formatLongDate } from '../core/clock';
 
 /**
  * The browser's draft of a check-in (decision 10), in local storage under
@@ -114,17 +115,15 @@ function isDraft(value: unknown): value is Draft {
   return pending === undefined || (typeof pending.id === 'string' && typeof pending.fingerprint === 'string');
 }
 
-/** "14:05": when the draft was saved, in the person's own clock. */
-export function formatSavedTime(savedAt: string): string {
-  const date = new Date(savedAt);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+/** When the draft was saved, in the reader's own clock style ("14:05" or "2:05 PM"). */
+export function formatSavedTime(savedAt: string, locale?: string): string {
+  return formatClockTime(new Date(savedAt), locale);
 }
 
 /** "at 14:05" for a draft saved today, "on November 20, 2026 at 14:05" for an older one. */
-export function describeSavedAt(savedAt: string, now = new Date()): string {
+export function describeSavedAt(savedAt: string, now = new Date(), locale?: string): string {
   const saved = new Date(savedAt);
-  const time = `at ${formatSavedTime(savedAt)}`;
+  const time = `at ${formatSavedTime(savedAt, locale)}`;
   if (saved.toDateString() === now.toDateString()) return time;
-  const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(saved);
-  return `on ${day} ${time}`;
+  return `on ${formatLongDate(saved, locale)} ${time}`;
 }

@@ -1,10 +1,29 @@
-import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  DestroyRef,
+  effect,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
 import { NgTemplateOutlet } from '@angular/common';
 import { ReactiveFormsModule } from '@angular/forms';
 import type { OptionItem } from '@checkin/contract';
-import { controlIdOf, type FieldEntry, type FormContext, type MultiselectEntry } from './check-in-form';
+import { formatMonthYear } from '../core/clock';
+import {
+  controlIdOf,
+  type FieldEntry,
+  type FormContext,
+  type MultiselectEntry,
+  sameAnswer,
+} from './check-in-form';
 import { CURRENCY_SYMBOL, errorMessage } from './field-validation';
 import { FileField } from './file-field';
+
+/** How long typing must pause before the character count is announced. */
+const COUNT_ANNOUNCE_DELAY_MS = 1_000;
 
 const BOOLEAN_CHOICES = [
   { value: true, label: 'Yes' },
@@ -96,6 +115,10 @@ const BOOLEAN_CHOICES = [
                   [attr.aria-invalid]="showError() || null"
                 />
               }
+              @if (characterCount(); as count) {
+                <p class="count" [class.over]="count.over" [id]="id + '-count'">{{ count.text }}</p>
+                <p class="visually-hidden" aria-live="polite">{{ announcedCount() }}</p>
+              }
             }
             @case ('date') {
               <input
@@ -158,6 +181,9 @@ const BOOLEAN_CHOICES = [
       @if (entry().field.help) {
         <p class="help" [id]="controlId() + '-help'">{{ entry().field.help }}</p>
       }
+      @if (lastGiven(); as given) {
+        <p class="given" [id]="controlId() + '-given'">{{ given }}</p>
+      }
       @if (showError()) {
         <p class="error" [id]="controlId() + '-error'">
           <span class="visually-hidden">Error:</span> {{ message() }}
@@ -185,9 +211,18 @@ const BOOLEAN_CHOICES = [
       padding: 0;
       min-width: 0;
     }
-    .help {
+    .help,
+    .given {
       margin: 0 0 var(--space-2);
       color: var(--color-text-muted);
+    }
+    .count {
+      margin: var(--space-1) 0 0;
+      color: var(--color-text-muted);
+    }
+    .count.over {
+      color: var(--color-danger);
+      font-weight: 600;
     }
     .error {
       margin: 0 0 var(--space-2);
@@ -224,6 +259,9 @@ const BOOLEAN_CHOICES = [
     .affixed input {
       flex: 1 1 auto;
       min-width: 0;
+      /* Above the unit boxes, so the focus ring is never drawn under them. */
+      position: relative;
+      z-index: 1;
     }
     .affix {
       display: inline-flex;
@@ -304,15 +342,65 @@ export class FieldControl {
     return entry.kind === 'number' || entry.kind === 'currency' ? (entry.field.unit ?? null) : null;
   });
 
+  /** "Last given March 2024" beside a prefilled answer; gone once the answer is changed. */
+  protected readonly lastGiven = computed(() => {
+    const entry = this.entry();
+    if (!entry.lastGiven) return null;
+    const date = new Date(entry.lastGiven);
+    if (Number.isNaN(date.getTime())) return null;
+    const unchanged = sameAnswer(entry.prefilled, submitValueOfState(entry));
+    return unchanged ? `Last given ${formatMonthYear(date)}` : null;
+  });
+
+  /**
+   * A live count for text with a configured limit (GOV.UK character count): how many characters
+   * are left, and how many too many once past it.
+   */
+  protected readonly characterCount = computed(() => {
+    const entry = this.entry();
+    if (entry.kind !== 'text' || entry.field.maxLength === undefined) return null;
+    const max = entry.field.maxLength;
+    const left = max - entry.state().value.trim().length;
+    const number = (n: number) => new Intl.NumberFormat().format(n);
+    if (left >= 0) {
+      return { over: false, text: `You have ${number(left)} character${left === 1 ? '' : 's'} remaining` };
+    }
+    return { over: true, text: `You have ${number(-left)} character${left === -1 ? '' : 's'} too many` };
+  });
+
+  /**
+   * The count for screen readers, said once typing pauses (GOV.UK character count): announcing
+   * every keystroke would talk over the typing.
+   */
+  protected readonly announcedCount = signal('');
+
   protected readonly describedBy = computed(() => {
     const id = this.controlId();
     const ids = [
       this.entry().field.help ? `${id}-help` : null,
+      this.lastGiven() ? `${id}-given` : null,
+      this.characterCount() ? `${id}-count` : null,
       this.prefix() || this.suffix() ? `${id}-unit` : null,
       this.showError() ? `${id}-error` : null,
     ];
     return ids.filter((value) => value !== null).join(' ') || null;
   });
+
+  constructor() {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
+    effect(() => {
+      const text = this.characterCount()?.text ?? '';
+      clearTimeout(timer);
+      // The count as the page opens is read with the field; only changes are announced.
+      if (first) {
+        first = false;
+        return;
+      }
+      timer = setTimeout(() => this.announcedCount.set(text), COUNT_ANNOUNCE_DELAY_MS);
+    });
+    inject(DestroyRef).onDestroy(() => clearTimeout(timer));
+  }
 
   protected toggle(entry: MultiselectEntry, value: string, checked: boolean): void {
     const current = entry.control.value.filter((item) => item !== value);
@@ -322,4 +410,10 @@ export class FieldControl {
     entry.control.setValue(next.sort((a, b) => order.indexOf(a) - order.indexOf(b)));
     entry.control.markAsDirty();
   }
+}
+
+/** The entry's answer as submitted, read through its state signal so the view follows typing. */
+function submitValueOfState(entry: FieldEntry): ReturnType<FieldEntry['submitValue']> {
+  entry.state();
+  return entry.submitValue();
 }

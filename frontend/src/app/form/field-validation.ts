@@ -86,7 +86,9 @@ export function errorMessage(field: FieldConfig, errors: ValidationErrors): stri
   if (errors['min']) return `Enter ${formatBound(field, errors['min'].min)} or more.`;
   if (errors['max']) return `Enter ${formatBound(field, errors['max'].max)} or less.`;
   if (errors['date']) return 'Enter a real date.';
-  if (errors[SERVER_ERROR_KEY]) return 'This answer was not accepted. Check it and send the check-in again.';
+  const server: unknown = errors[SERVER_ERROR_KEY];
+  if (typeof server === 'string' && server !== '') return `This answer was not accepted: ${server}`;
+  if (server) return 'This answer was not accepted. Check it and send the check-in again.';
   return 'Check this answer.';
 }
 

@@ -17,9 +17,15 @@ import type { Subscription } from 'rxjs';
 import { toApiError } from '../core/api-error.interceptor';
 import { formatFile } from '../core/value-format';
 import type { FileEntry, FormContext } from './check-in-form';
-import { acceptAttribute, FileUploads, fileProblem, type UploadState } from './file-uploads';
+import {
+  acceptAttribute,
+  describeUploadLimits,
+  FileUploads,
+  fileProblem,
+  type UploadState,
+} from './file-uploads';
 
-type FocusTarget = 'picker' | 'cancel' | 'replace';
+type FocusTarget = 'picker' | 'cancel' | 'replace' | 'undo';
 
 /**
  * A file field: picking a file uploads it at once with a progress bar, then shows the stored
@@ -32,6 +38,19 @@ type FocusTarget = 'picker' | 'cancel' | 'replace';
   template: `
     @let stored = entry().state().value;
     @let upload = uploadState();
+    @if (removed(); as file) {
+      <div class="removed" [id]="inputId() + '-removed'">
+        <p>
+          <strong class="file-name">{{ fileName(file) }}</strong> will be removed when you send the check-in.
+        </p>
+        <button #undoButton type="button" class="secondary" (click)="undoRemove()">
+          Undo remove<span class="visually-hidden"> {{ entry().field.label }}</span>
+        </button>
+      </div>
+    }
+    @if (stored === null && upload.status !== 'uploading') {
+      <p class="help" [id]="inputId() + '-limits'">{{ limits() }}</p>
+    }
     <input
       #picker
       type="file"
@@ -94,6 +113,41 @@ type FocusTarget = 'picker' | 'cancel' | 'replace';
     .picker[hidden] {
       display: none;
     }
+    /* The browser's own button, drawn like the page's secondary buttons. */
+    .picker::file-selector-button {
+      min-height: 2.75rem;
+      margin-right: var(--space-3);
+      padding: var(--space-2) var(--space-4);
+      border: 2px solid var(--color-accent);
+      border-radius: var(--radius);
+      background: var(--color-surface);
+      color: var(--color-accent-strong);
+      font: inherit;
+      font-weight: 600;
+      cursor: pointer;
+    }
+    .picker:focus-visible {
+      outline: 3px solid var(--color-focus);
+      outline-offset: 2px;
+    }
+    .help {
+      margin: 0 0 var(--space-2);
+      color: var(--color-text-muted);
+    }
+    .removed {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: var(--space-2) var(--space-3);
+      margin: 0 0 var(--space-2);
+      padding: var(--space-2) var(--space-3);
+      border-radius: var(--radius);
+      background: var(--color-warning-soft);
+    }
+    .removed p {
+      margin: 0;
+      overflow-wrap: anywhere;
+    }
     .progress label {
       display: block;
       margin-bottom: var(--space-1);
@@ -136,13 +190,26 @@ export class FileField {
   private readonly picker = viewChild.required<ElementRef<HTMLInputElement>>('picker');
   private readonly cancelButton = viewChild<ElementRef<HTMLButtonElement>>('cancelButton');
   private readonly replaceButton = viewChild<ElementRef<HTMLButtonElement>>('replaceButton');
+  private readonly undoButton = viewChild<ElementRef<HTMLButtonElement>>('undoButton');
   private running: Subscription | null = null;
 
   protected readonly uploadState = signal<UploadState>({ status: 'idle' });
   protected readonly accept = computed(() => acceptAttribute(this.context().upload));
+  /** The stored file a Remove took away, still undoable until the check-in is sent. */
+  protected readonly removed = computed(() => {
+    const { value } = this.entry().state();
+    const stored = this.entry().control.defaultValue;
+    return value === null && stored !== null ? stored : null;
+  });
+
+  /** "PDF, JPG or PNG, up to 5 MB": said before a file is picked, not only after a refusal. */
+  protected readonly limits = computed(() => describeUploadLimits(this.context().upload));
+
   protected readonly pickerDescribedBy = computed(() => {
     const ids = [
       this.describedBy(),
+      `${this.inputId()}-limits`,
+      this.removed() ? `${this.inputId()}-removed` : null,
       this.uploadState().status === 'failed' ? `${this.inputId()}-upload-error` : null,
     ];
     return ids.filter((id) => id !== null).join(' ') || null;
@@ -172,7 +239,12 @@ export class FileField {
 
   protected remove(): void {
     this.setStored(null);
-    this.moveFocus('picker');
+    this.moveFocus('undo');
+  }
+
+  protected undoRemove(): void {
+    this.setStored(this.entry().control.defaultValue);
+    this.moveFocus('replace');
   }
 
   protected percent(fraction: number): number {
@@ -242,10 +314,15 @@ export class FileField {
     );
   }
 
+  /** A hidden picker cannot take focus: with a stored file (a cancelled Replace) Replace takes it. */
   private focusTarget(target: FocusTarget): HTMLElement | undefined {
     switch (target) {
       case 'picker':
-        return this.picker().nativeElement;
+        return this.entry().control.value === null
+          ? this.picker().nativeElement
+          : this.replaceButton()?.nativeElement;
+      case 'undo':
+        return this.undoButton()?.nativeElement ?? this.picker().nativeElement;
       case 'cancel':
         return this.cancelButton()?.nativeElement;
       case 'replace':

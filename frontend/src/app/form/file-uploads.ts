@@ -60,3 +60,8 @@ export function formatMegabytes(bytes: number): string {
   const megabytes = bytes / (1024 * 1024);
   return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`;
 }
+
+/** "PDF, DOC, DOCX, JPG or PNG, up to 5 MB": the rules said before a file is picked. */
+export function describeUploadLimits(limits: UploadLimits): string {
+  return `${allowedTypesText(limits)}, up to ${formatMegabytes(limits.maxBytes)}.`;
+}

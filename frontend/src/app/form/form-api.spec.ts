@@ -7,10 +7,7 @@ import { LINK } from './testing/form-payload.fixture';
 
 function setUp() {
   TestBed.configureTestingModule({
-    providers: [
-      provideHttpClient(withInterceptors([apiErrorInterceptor])),
-      provideHttpClientTesting(),
-    ],
+    providers: [provideHttpClient(withInterceptors([apiErrorInterceptor])), provideHttpClientTesting()],
   });
   return { api: TestBed.inject(FormApi), http: TestBed.inject(HttpTestingController) };
 }

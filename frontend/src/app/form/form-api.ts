@@ -3,6 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import {
   type FileValue,
   type FormDataPayload,
+  type OrganizationChoices,
   ownerDataUrl,
   type OwnerLinkParams,
   type SubmitRequest,
@@ -43,6 +44,11 @@ export class FormApi {
       this.preloaded.take<FormDataPayload>(ownerDataUrl('/api/data', link)) ??
       this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) })
     );
+  }
+
+  /** The co-ops this link's person may check in for (after ORG_REQUIRED). */
+  organizations(link: OwnerLinkParams): Observable<OrganizationChoices> {
+    return this.http.get<OrganizationChoices>('/api/organizations', { params: ownerLinkQuery(link) });
   }
 
   submit(request: SubmitRequest): Observable<SubmitResponse> {

@@ -10,34 +10,58 @@ type ErrorCode = ClientErrorBody['code'];
 export interface LoadProblem {
   title: string;
   message: string;
-  /** Trying again can help (the CRM or the network was down), so a retry button is shown. */
+  /** Trying again can help (the records system or the network was down), so a retry button is shown. */
   canRetry: boolean;
+  /** The link itself is wrong or expired: the contact line says how to get a new one. */
+  needsNewLink: boolean;
+  /** The person has several co-ops and the link names none: the page lists them to choose from. */
+  chooseOrganization?: boolean;
 }
 
-const wrongLink = (error: ApiError): LoadProblem => ({
+const wrongLink = (): LoadProblem => ({
   title: 'This link does not open this check-in',
-  message: `${error.message} Ask the person who sent you the link for the right one.`,
+  message: 'The link is for another person or another co-op, or your access to this co-op has changed.',
   canRetry: false,
+  needsNewLink: true,
+});
+
+const recordsDown = (): LoadProblem => ({
+  title: 'The check-in form could not be loaded',
+  message: 'Our records system is not answering right now. Your link is fine: try again in a few minutes.',
+  canRetry: true,
+  needsNewLink: false,
 });
 
 const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError) => LoadProblem>> = {
   CHECKSUM_INVALID: () => ({
     title: 'This link is not valid or has expired',
-    message: 'Ask the person who sent you the link for a new one, then open it here.',
+    message: 'Personal links stop working after a while, and a link copied only in part never works.',
     canRetry: false,
+    needsNewLink: true,
   }),
   FORBIDDEN: wrongLink,
   CONTACT_MISMATCH: wrongLink,
   ORG_NOT_ALLOWED: wrongLink,
-  ORG_REQUIRED: (error) => ({
+  ORG_REQUIRED: () => ({
     title: 'Which co-op is this check-in for?',
-    message: error.message,
+    message: 'You are the contact for several co-ops. Choose the one this check-in is about.',
     canRetry: false,
+    needsNewLink: false,
+    chooseOrganization: true,
   }),
   RATE_LIMITED: () => ({
     title: 'Too many requests',
     message: 'The form was opened many times in a short while. Wait a minute, then try again.',
     canRetry: true,
+    needsNewLink: false,
+  }),
+  CRM_UNAVAILABLE: recordsDown,
+  CRM_TIMEOUT: recordsDown,
+  NOT_FOUND: () => ({
+    title: 'Your details could not be found',
+    message: 'Your contact record was not found in our records.',
+    canRetry: false,
+    needsNewLink: true,
   }),
 };
 
@@ -45,18 +69,31 @@ export function loadProblemOf(error: ApiError): LoadProblem {
   const problem = LOAD_PROBLEMS[error.body.code];
   return problem
     ? problem(error)
-    : { title: 'The check-in form could not be loaded', message: error.message, canRetry: true };
+    : {
+        title: 'The check-in form could not be loaded',
+        message:
+          error.body.code === 'NETWORK_ERROR'
+            ? error.message
+            : 'Something went wrong on our side. Try again in a few minutes.',
+        canRetry: true,
+        needsNewLink: false,
+      };
 }
 
 const DRAFT_KEPT = 'Your answers are kept as a draft on this device.';
 
-const notAllowed = (error: ApiError) => `${error.message} The check-in was not sent. ${DRAFT_KEPT}`;
+const notAllowed = () =>
+  `This link does not allow sending a check-in for this co-op, so it was not sent. ${DRAFT_KEPT} Ask your organizer for a new link.`;
 const formChanged = () =>
   `The form has changed since you opened it. ${DRAFT_KEPT} Reload the page, restore the draft and send again.`;
 
 const SUBMIT_FAILURES: Partial<Record<ErrorCode, (error: ApiError) => string>> = {
   ACTIVITY_NOT_SAVED: () =>
     `Your co-op's details were saved, but the check-in itself was not recorded. ${DRAFT_KEPT} Send the check-in again.`,
+  CRM_UNAVAILABLE: () =>
+    `Our records system is not answering right now, so the check-in was not sent. ${DRAFT_KEPT} Try again in a few minutes.`,
+  CRM_TIMEOUT: () =>
+    `Our records system took too long to answer. ${DRAFT_KEPT} Send again in a few minutes: it will not be recorded twice.`,
   CHECKSUM_INVALID: () =>
     `Your link is not valid or has expired, so the check-in was not sent. ${DRAFT_KEPT} Ask for a new link, open it in this browser, and send again.`,
   FORBIDDEN: notAllowed,

@@ -80,9 +80,17 @@ async function click(page: Page, element: HTMLElement): Promise<void> {
   await page.fixture.whenStable();
 }
 
-async function submit(page: Page): Promise<void> {
+/** The form's own submit: it opens the review when the answers are valid, and sends nothing. */
+async function review(page: Page): Promise<void> {
   page.root.querySelector('form')?.dispatchEvent(new Event('submit'));
   await page.fixture.whenStable();
+}
+
+/** Review, then Send from the review when it opened (an invalid form stays on its errors). */
+async function submit(page: Page): Promise<void> {
+  await review(page);
+  const send = page.root.querySelector<HTMLButtonElement>('app-check-in-review .actions button');
+  if (send) await click(page, send);
 }
 
 function expectSubmit(page: Page): TestRequest {
@@ -90,6 +98,8 @@ function expectSubmit(page: Page): TestRequest {
 }
 
 afterEach(() => {
+  // The organizer's contact line is read once per page; its answer is not what these tests check.
+  opened?.http.match('/api/organizer').forEach((request) => request.flush({ name: null, email: null }));
   opened?.http.verify();
   opened = null;
   window.localStorage.clear();
@@ -118,7 +128,7 @@ describe('FormPage: loading', () => {
       );
     await page.fixture.whenStable();
     expect(page.root.querySelector('[role="alert"]')?.textContent).toContain('not valid or has expired');
-    expect(page.root.textContent).toContain('Ask the person who sent you the link for a new one');
+    expect(page.root.textContent).toContain('ask for a new personal link');
     expect(() => button(page, 'Try again')).toThrow();
   });
 
@@ -247,17 +257,17 @@ describe('FormPage: submit', () => {
     const page = await loaded(formPayload(3));
     await type(page, 'field-Equity_share', '250');
     expect(page.storage.getItem(KEY)).toContain('"Equity_share":"250"');
-    expect(page.root.querySelector('.draft-status')?.textContent).toMatch(/^Draft saved \d\d:\d\d$/);
+    expect(page.root.querySelector('.draft-status')?.textContent).toMatch(
+      /^Draft saved \d{1,2}:\d\d(\s[AP]M)?$/,
+    );
 
     await submit(page);
     const request = expectSubmit(page);
     const body = request.request.body as SubmitRequest;
     expect(body).toEqual(expect.objectContaining({ cid: '102', cs: 'demo', contactId: '102', orgId: '101' }));
     expect(body.submissionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(body.values['Equity_share']).toBe(250);
-    expect(body.values['Certificate_of_Incorporation']).toEqual({ id: 7, file_name: 'certificate.pdf' });
-    expect(Object.keys(body.values)).not.toContain('first_name');
-    expect(Object.keys(body.values)).not.toContain('current_stage');
+    // Only what changed: the prefilled certificate and the rest stay as they are in the CRM.
+    expect(body.values).toEqual({ Equity_share: 250 });
     expect(page.storage.getItem(KEY)).not.toBeNull();
 
     request.flush(
@@ -267,7 +277,8 @@ describe('FormPage: submit', () => {
     await page.fixture.whenStable();
     expect(page.storage.getItem(KEY)).toBeNull();
     const heading = page.root.querySelector('#confirmation-title');
-    expect(heading?.textContent).toContain('your check-in is recorded');
+    expect(heading?.textContent).toContain('Check-in recorded');
+    expect(page.root.textContent).toContain('Your reference CI-901');
     expect(document.activeElement).toBe(heading);
     expect(page.root.querySelector('a[href^="/report"]')?.getAttribute('href')).toBe(`/report${DEMO_LINK}`);
 
@@ -314,18 +325,78 @@ describe('FormPage: submit', () => {
       { status: 502, statusText: 'Bad Gateway' },
     );
     await page.fixture.whenStable();
-    const failure = page.root.querySelector<HTMLElement>('.submit-bar [role="alert"]');
+    const failure = page.root.querySelector<HTMLElement>('app-check-in-review [role="alert"]');
     expect(failure?.textContent).toContain('Your answers are kept as a draft on this device');
     expect(failure?.textContent).toContain('Send the check-in again');
     expect(document.activeElement).toBe(failure);
     expect(page.storage.getItem(KEY)).toContain('"Equity_share":"250"');
 
-    await submit(page);
+    await click(page, button(page, 'Send check-in'));
     const retry = expectSubmit(page);
     expect((retry.request.body as SubmitRequest).submissionId).toBe(
       (first.request.body as SubmitRequest).submissionId,
     );
     retry.flush({ activityId: 902, submittedAt: '2026-11-21T12:06:00Z' });
+  });
+});
+
+describe('FormPage: review before sending', () => {
+  it('never sends on Enter in a one-line field', async () => {
+    const page = await loaded(formPayload(3));
+    const equity = byId(page, 'field-Equity_share');
+    const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    equity.dispatchEvent(enter);
+    await page.fixture.whenStable();
+    expect(enter.defaultPrevented).toBe(true);
+    page.http.expectNone('/api/submit');
+
+    // Enter on a file picker still opens the system dialog.
+    const picker = byId(page, 'field-Feasibility_study');
+    const pickerEnter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    picker.dispatchEvent(pickerEnter);
+    expect(pickerEnter.defaultPrevented).toBe(false);
+  });
+
+  it('lists the changes, old and new, and goes back to a field to change it', async () => {
+    const page = await loaded(formPayload(3));
+    await type(page, 'field-Equity_share', '250');
+    await click(page, button(page, 'Remove'));
+    await review(page);
+    page.http.expectNone('/api/submit');
+    const rows = Array.from(page.root.querySelectorAll('app-check-in-review .row')).map((row) =>
+      row.textContent?.replace(/\s+/g, ' ').trim(),
+    );
+    expect(rows).toEqual([
+      'Certificate of incorporation Your co-opWill be removedWas: certificate.pdf Change Certificate of incorporation',
+      'Equity share price Your co-op$250.00Was: $200.00 Change Equity share price',
+    ]);
+    expect(document.activeElement?.id).toBe('review-title');
+
+    await click(page, button(page, 'Change'));
+    await page.fixture.whenStable();
+    expect(page.root.querySelector('app-check-in-review')).toBeNull();
+    expect(document.activeElement?.id).toBe('field-Certificate_of_Incorporation');
+  });
+});
+
+describe('FormPage: character count', () => {
+  it('counts the characters left as they are typed, and says it to screen readers once typing pauses', async () => {
+    const page = await loaded(formPayload(3));
+    const count = () =>
+      byId<HTMLElement>(page, 'field-Name_on_Incorporation_Certificate-count').textContent?.trim();
+    const live = () =>
+      page.root
+        .querySelector('#field-Name_on_Incorporation_Certificate-group [aria-live]')
+        ?.textContent?.trim();
+    expect(count()).toBe('You have 223 characters remaining');
+    expect(live()).toBe('');
+
+    await type(page, 'field-Name_on_Incorporation_Certificate', 'x'.repeat(256));
+    expect(count()).toBe('You have 1 character too many');
+    expect(live()).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await page.fixture.whenStable();
+    expect(live()).toBe('You have 1 character too many');
   });
 });
 
@@ -379,7 +450,7 @@ describe('FormPage: file fields', () => {
     const upload = page.http.expectOne('/api/upload');
     expect((upload.request.body as FormData).get('fieldRef')).toBe('Feasibility_study');
     expect(page.root.textContent).toContain('Uploading study.pdf');
-    const send = button(page, 'Send check-in');
+    const send = button(page, 'Review and send');
     expect(send.disabled).toBe(true);
     expect(send.getAttribute('aria-describedby')).toBe('submit-reason');
     expect(byId(page, 'submit-reason').textContent).toContain('Wait for the file upload to finish');
@@ -433,7 +504,7 @@ describe('FormPage: file fields', () => {
     expect(byId(page, 'field-Feasibility_study-upload-error').textContent).toContain(
       'study.pdf was not uploaded. The file’s content does not match its type.',
     );
-    expect(button(page, 'Send check-in').disabled).toBe(false);
+    expect(button(page, 'Review and send').disabled).toBe(false);
   });
 
   it('removes a stored file with its button', async () => {

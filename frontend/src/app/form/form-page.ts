@@ -4,6 +4,7 @@ import {
   Component,
   computed,
   DestroyRef,
+  effect,
   DOCUMENT,
   type ElementRef,
   inject,
@@ -12,19 +13,49 @@ import {
   viewChild,
 } from '@angular/core';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
-import type { FormDataPayload, SubmitResponse } from '@checkin/contract';
+import { Title } from '@angular/platform-browser';
+import type { FormDataPayload, OwnerLinkParams } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
-import { readOwnerLink } from '../core/link-params';
+import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
 import { CheckInConfirmation } from './check-in-confirmation';
-import { CheckInEditor } from './check-in-editor';
+import { OrganizerContactLine } from '../core/organizer-contact';
+import { CheckInEditor, type CheckInRecorded, type EditorStep } from './check-in-editor';
 import { FormApi } from './form-api';
 import { type LoadProblem, loadProblemOf } from './form-messages';
 
-type PageState =
+export type PageState =
   | { kind: 'loading' }
-  | { kind: 'failed'; problem: LoadProblem }
+  | { kind: 'failed'; problem: LoadProblem; choices?: readonly ChoiceLink[] }
   | { kind: 'ready'; payload: FormDataPayload }
-  | { kind: 'submitted'; payload: FormDataPayload; response: SubmitResponse };
+  | { kind: 'submitted'; payload: FormDataPayload; recorded: CheckInRecorded };
+
+/** One co-op to choose: its name, and the same personal link with its orgId. */
+export interface ChoiceLink {
+  name: string;
+  href: string;
+}
+
+const APP_NAME = 'Co-op check-in';
+const INCOMPLETE_LINK = 'This link is incomplete';
+
+/** The tab's title follows the page's state and names the co-op once it is known (GOV.UK style). */
+export function formPageTitle(state: PageState | null, step: EditorStep): string {
+  if (state === null) return `Problem: ${INCOMPLETE_LINK} – ${APP_NAME}`;
+  switch (state.kind) {
+    case 'loading':
+      return APP_NAME;
+    case 'failed':
+      return state.problem.chooseOrganization
+        ? `Choose your co-op – ${APP_NAME}`
+        : `Problem: ${state.problem.title} – ${APP_NAME}`;
+    case 'ready': {
+      const name = state.payload.organization.name;
+      return step === 'reviewing' ? `Check your answers – ${name} – ${APP_NAME}` : `${name} – ${APP_NAME}`;
+    }
+    case 'submitted':
+      return `Check-in recorded – ${state.payload.organization.name} – ${APP_NAME}`;
+  }
+}
 
 /**
  * `/`: the owner's check-in. Reads the personal link (decision 1), loads /api/data, and shows
@@ -32,7 +63,7 @@ type PageState =
  */
 @Component({
   selector: 'app-form-page',
-  imports: [CheckInEditor, CheckInConfirmation],
+  imports: [CheckInEditor, CheckInConfirmation, OrganizerContactLine],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-header">
@@ -50,9 +81,22 @@ type PageState =
           <p class="notice" role="status">Loading your check-in form…</p>
         }
         @case ('failed') {
-          <div class="notice error" role="alert">
+          <div class="notice" [class.error]="!current.problem.chooseOrganization" role="alert">
             <h2>{{ current.problem.title }}</h2>
             <p>{{ current.problem.message }}</p>
+            @if (current.choices; as choices) {
+              <ul class="choices">
+                @for (choice of choices; track choice.href) {
+                  <li>
+                    <a [href]="choice.href">{{ choice.name }}</a>
+                  </li>
+                }
+              </ul>
+            }
+            <app-organizer-contact
+              [needsNewLink]="current.problem.needsNewLink"
+              [intro]="current.problem.canRetry ? 'If this keeps happening,' : 'To carry on,'"
+            />
             @if (current.problem.canRetry) {
               <button type="button" (click)="reload()">Try again</button>
             }
@@ -67,11 +111,13 @@ type PageState =
             [payload]="current.payload"
             [link]="link"
             (submitted)="showConfirmation(current.payload, $event)"
+            (stepChange)="step.set($event)"
           />
         }
         @case ('submitted') {
           <app-check-in-confirmation
-            [response]="current.response"
+            [response]="current.recorded.response"
+            [rows]="current.recorded.rows"
             [organizationName]="current.payload.organization.name"
             [link]="link"
             (startAgain)="reload()"
@@ -83,8 +129,9 @@ type PageState =
         <h2>This link is incomplete</h2>
         <p>
           Your personal check-in link is missing a part. Open it again from your email, copying the whole
-          address, or ask the person who sent it for a new one.
+          address.
         </p>
+        <app-organizer-contact [needsNewLink]="true" intro="If that does not work," />
       </div>
     }
   `,
@@ -111,6 +158,19 @@ type PageState =
     .notice p:last-child {
       margin-bottom: 0;
     }
+    .choices {
+      margin: 0 0 var(--space-3);
+      padding-left: var(--space-6);
+    }
+    .choices li {
+      margin: var(--space-2) 0;
+    }
+    .choices a {
+      display: inline-block;
+      min-height: 1.5rem;
+      font-weight: 600;
+      font-size: 1.1rem;
+    }
   `,
 })
 export class FormPage {
@@ -122,12 +182,15 @@ export class FormPage {
 
   protected readonly link = readOwnerLink(inject(DOCUMENT).location.search);
   protected readonly state = signal<PageState>({ kind: 'loading' });
+  protected readonly step = signal<EditorStep>('editing');
   protected readonly organizationName = computed(() => {
     const state = this.state();
     return state.kind === 'ready' || state.kind === 'submitted' ? state.payload.organization.name : null;
   });
 
   constructor() {
+    const title = inject(Title);
+    effect(() => title.setTitle(formPageTitle(this.link ? this.state() : null, this.step())));
     this.load();
   }
 
@@ -140,19 +203,41 @@ export class FormPage {
   private load(): void {
     const link = this.link;
     if (!link) return;
+    this.step.set('editing');
     this.state.set({ kind: 'loading' });
     this.api
       .loadData(link)
       .pipe(takeUntilDestroyed(this.destroyRef))
       .subscribe({
         next: (payload) => this.state.set({ kind: 'ready', payload }),
-        error: (error: unknown) =>
-          this.state.set({ kind: 'failed', problem: loadProblemOf(toApiError(error)) }),
+        error: (error: unknown) => {
+          const problem = loadProblemOf(toApiError(error));
+          this.state.set({ kind: 'failed', problem });
+          if (problem.chooseOrganization) this.loadChoices(link, problem);
+        },
       });
   }
 
-  protected showConfirmation(payload: FormDataPayload, response: SubmitResponse): void {
-    this.state.set({ kind: 'submitted', payload, response });
+  /** Several co-ops and no orgId: list them, each a link to this same form for that co-op. */
+  private loadChoices(link: OwnerLinkParams, problem: LoadProblem): void {
+    this.api
+      .organizations(link)
+      .pipe(takeUntilDestroyed(this.destroyRef))
+      .subscribe({
+        next: ({ organizations }) => {
+          const choices = organizations.map((organization) => ({
+            name: organization.name,
+            href: `/?${new URLSearchParams(ownerLinkQuery({ ...link, orgId: String(organization.id) })).toString()}`,
+          }));
+          this.state.set({ kind: 'failed', problem, choices });
+        },
+        // Without the list the page still says which co-op is missing and whom to ask.
+        error: () => this.state.set({ kind: 'failed', problem: { ...problem, needsNewLink: true } }),
+      });
+  }
+
+  protected showConfirmation(payload: FormDataPayload, recorded: CheckInRecorded): void {
+    this.state.set({ kind: 'submitted', payload, recorded });
     afterNextRender(() => this.confirmation()?.focus(), { injector: this.injector });
   }
 }

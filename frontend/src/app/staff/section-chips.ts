@@ -1,11 +1,14 @@
 import {
+  afterNextRender,
   afterRenderEffect,
   ChangeDetectionStrategy,
   Component,
+  DestroyRef,
   ElementRef,
   inject,
   input,
   output,
+  signal,
 } from '@angular/core';
 
 export interface SectionChip {
@@ -17,9 +20,10 @@ export interface SectionChip {
 @Component({
   selector: 'app-section-chips',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  host: { '[class.more-before]': 'moreBefore()', '[class.more-after]': 'moreAfter()' },
   template: `
     <nav aria-label="Report sections">
-      <ul>
+      <ul (scroll)="measure()">
         @for (chip of chips(); track chip.key) {
           <li>
             <button
@@ -54,6 +58,33 @@ export interface SectionChip {
       overflow-x: auto;
       scrollbar-width: thin;
     }
+    /*
+     * A strip cut off on a phone says that it scrolls: the edge with more chips beyond it fades
+     * out, over the chips themselves, and the fade goes once that end is reached.
+     */
+    :host::before,
+    :host::after {
+      content: '';
+      position: absolute;
+      top: 0;
+      bottom: 0;
+      width: 3rem;
+      pointer-events: none;
+      opacity: 0;
+      transition: opacity 0.15s;
+    }
+    :host::before {
+      left: 0;
+      background: linear-gradient(to right, var(--color-bg) 25%, transparent);
+    }
+    :host::after {
+      right: 0;
+      background: linear-gradient(to left, var(--color-bg) 25%, transparent);
+    }
+    :host(.more-before)::before,
+    :host(.more-after)::after {
+      opacity: 1;
+    }
     button {
       min-height: 2.25rem;
       padding: var(--space-1) var(--space-3);
@@ -78,12 +109,32 @@ export class SectionChips {
   readonly jump = output<string>();
 
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef).nativeElement;
+  protected readonly moreBefore = signal(false);
+  protected readonly moreAfter = signal(false);
 
   constructor() {
+    const destroyRef = inject(DestroyRef);
+    afterNextRender(() => {
+      this.measure();
+      const list = this.host.querySelector('ul');
+      if (!list || typeof ResizeObserver === 'undefined') return;
+      const observer = new ResizeObserver(() => this.measure());
+      observer.observe(list);
+      destroyRef.onDestroy(() => observer.disconnect());
+    });
     // On narrow screens the strip scrolls sideways: keep the marked chip in sight.
     afterRenderEffect(() => {
       if (this.active() !== null) this.centerMarkedChip();
     });
+  }
+
+  /** Which ends of the strip have chips scrolled out of sight. */
+  protected measure(): void {
+    const list = this.host.querySelector('ul');
+    if (!list) return;
+    const hidden = list.scrollWidth - list.clientWidth;
+    this.moreBefore.set(hidden > 1 && list.scrollLeft > 1);
+    this.moreAfter.set(hidden > 1 && list.scrollLeft < hidden - 1);
   }
 
   private centerMarkedChip(): void {

@@ -1,4 +1,13 @@
-import { ChangeDetectionStrategy, Component, input, output, signal } from '@angular/core';
+import {
+  afterNextRender,
+  ChangeDetectionStrategy,
+  Component,
+  type ElementRef,
+  input,
+  output,
+  signal,
+  viewChild,
+} from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 
 /** Asks for the staff key when the page has none, or the API refused the one it had (decision 5). */
@@ -9,19 +18,27 @@ import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angula
   template: `
     <form class="card" [formGroup]="form" (ngSubmit)="submit()" novalidate>
       <h1>Staff report</h1>
-      <p>Enter the staff key to open this organization's report. It is kept for this browser tab only.</p>
+      <p>
+        Enter the staff key to open the report for organization <strong>{{ orgId() }}</strong> (its id in the
+        CRM). The key is kept for this browser tab only.
+      </p>
       @if (rejected()) {
-        <p class="notice error" role="alert">That staff key was not accepted. Check it and try again.</p>
+        <p id="staff-key-rejected" class="notice error" role="alert">
+          That staff key was not accepted. Check it and try again.
+        </p>
       }
       <label for="staff-key">Staff key</label>
       <input
+        #keyInput
         id="staff-key"
         type="password"
         formControlName="key"
         autocomplete="current-password"
         required
         [attr.aria-invalid]="showMissing() ? 'true' : null"
-        [attr.aria-describedby]="showMissing() ? 'staff-key-missing' : null"
+        [attr.aria-describedby]="
+          showMissing() ? 'staff-key-missing' : rejected() ? 'staff-key-rejected' : null
+        "
       />
       @if (showMissing()) {
         <p id="staff-key-missing" class="missing">Enter the staff key.</p>
@@ -56,7 +73,18 @@ import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angula
 })
 export class StaffKeyForm {
   readonly rejected = input(false);
+  /** The organization the report is for, as the address names it (its name needs the key). */
+  readonly orgId = input.required<string>();
   readonly keyEntered = output<string>();
+
+  private readonly keyInput = viewChild.required<ElementRef<HTMLInputElement>>('keyInput');
+
+  constructor() {
+    // After a refused key the form is drawn anew: focus goes back to the key, never to the body.
+    afterNextRender(() => {
+      if (this.rejected()) this.keyInput().nativeElement.focus();
+    });
+  }
 
   protected readonly form = new FormGroup({
     key: new FormControl('', { nonNullable: true, validators: [Validators.required] }),

@@ -30,7 +30,7 @@ type StaffView =
   | { kind: 'no-org' }
   | { kind: 'ask-key'; rejected: boolean }
   | { kind: 'loading' }
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; message: string; canRetry: boolean }
   | { kind: 'ready'; report: StaffReportPayload };
 
 const SUBMISSIONS_KEY = 'submissions';
@@ -93,14 +93,20 @@ const SUBMISSIONS_KEY = 'submissions';
         [headingId]="headingId(submissionsKey)"
       />
     } @else if (current.kind === 'ask-key') {
-      <app-staff-key-form [rejected]="current.rejected" (keyEntered)="useKey($event)" />
+      <app-staff-key-form
+        [rejected]="current.rejected"
+        [orgId]="orgId() ?? ''"
+        (keyEntered)="useKey($event)"
+      />
     } @else if (current.kind === 'loading') {
       <h1>Staff report</h1>
       <p role="status">Loading the staff report…</p>
     } @else if (current.kind === 'failed') {
       <h1>Staff report</h1>
       <p class="notice error" role="alert">{{ current.message }}</p>
-      <button type="button" (click)="retry()">Try again</button>
+      @if (current.canRetry) {
+        <button type="button" (click)="retry()">Try again</button>
+      }
     } @else {
       <h1>Staff report</h1>
       <p class="notice">
@@ -244,6 +250,15 @@ export class StaffPage {
       this.view.set({ kind: 'ask-key', rejected: true });
       return;
     }
-    this.view.set({ kind: 'failed', message: apiError.message });
+    if (apiError.status === 404) {
+      // Trying again cannot help: the address names an organization the CRM does not have.
+      this.view.set({
+        kind: 'failed',
+        message: `${apiError.message} Check the organization id in the address, or ask for a new staff link.`,
+        canRetry: false,
+      });
+      return;
+    }
+    this.view.set({ kind: 'failed', message: apiError.message, canRetry: true });
   }
 }

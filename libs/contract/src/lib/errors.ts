@@ -5,6 +5,8 @@ export interface ErrorBody {
   message: string;
   /** Field names at fault, for validation errors. */
   fields?: string[];
+  /** Validation errors: why each named field was refused, in words an owner can act on. */
+  reasons?: Record<string, string>;
 }
 
 export const ERROR_CODES = [

@@ -43,6 +43,11 @@ export interface FieldConfig {
   max?: number;
   /** Maximum length for text values. */
   maxLength?: number;
+  /**
+   * Asked afresh at every check-in ("what happened since the last check-in"): the form starts it
+   * empty, and the browser sends it whenever it is answered.
+   */
+  neverPrefilled?: boolean;
 }
 
 export interface SectionConfig {

@@ -58,6 +58,11 @@ export interface FormDataPayload {
   /** Every section; the page shows 0 and 1..currentStage.rank (decision 8). */
   sections: SectionConfig[];
   upload: UploadLimits;
+  /**
+   * When each prefilled activity-bound answer was given: the date (ISO 8601) of the check-in it
+   * comes from, keyed by form-side name. Contact-bound values carry no date in the CRM.
+   */
+  lastGiven?: Record<string, string>;
 }
 
 export interface SubmitRequest {
@@ -80,6 +85,7 @@ export type UploadResponse = FileValue;
 
 /** Decision 20. */
 export interface FieldHistoryEntry {
+  /** null: the answer was cleared in that check-in (see the README, "What a check-in records"). */
   value: FieldValue;
   /** The activity's activity_date_time as ISO 8601. */
   date: string;
@@ -109,4 +115,15 @@ export interface ReportPayload {
   stages: StageOption[];
   /** The stage sections' field configuration, so the page can group and format. */
   sections: SectionConfig[];
+}
+
+/** GET /api/organizer: who an owner contacts when something goes wrong; each part only when set. */
+export interface OrganizerContact {
+  name: string | null;
+  email: string | null;
+}
+
+/** GET /api/organizations?cid&cs: the co-ops a valid link's person may check in for, by name. */
+export interface OrganizationChoices {
+  organizations: OrganizationRef[];
 }

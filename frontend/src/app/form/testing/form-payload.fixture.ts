@@ -62,6 +62,7 @@ const SECTIONS: SectionConfig[] = [
         label: 'What happened since the last check-in',
         crmField: 'C.N',
         maxLength: 2000,
+        neverPrefilled: true,
       },
     ],
   },

@@ -1,0 +1,102 @@
+import type { ErrorBody, OrganizationChoices, OrganizerContact } from '@checkin/contract';
+import { randomUUID } from 'node:crypto';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+  MULTI_ORG_IDS,
+  MULTI_ORG_PERSON_CHECKSUM,
+  MULTI_ORG_PERSON_ID,
+} from '../src/app/crm/in-memory/demo-data';
+import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+
+/** What owners are told when something goes wrong: who to contact, which co-op, why a refusal. */
+describe('owner help routes', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { ORGANIZER_NAME: 'Sam Rivera', ORGANIZER_EMAIL: 'sam@example.org' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  describe('GET /api/organizer', () => {
+    it('answers the organizer contact without any link', async () => {
+      const response = await service.get('/api/organizer');
+      expect(response.status).toBe(200);
+      expect((await response.json()) as OrganizerContact).toEqual({
+        name: 'Sam Rivera',
+        email: 'sam@example.org',
+      });
+    });
+  });
+
+  describe('GET /api/organizations', () => {
+    const multi = { contactId: MULTI_ORG_PERSON_ID, cid: MULTI_ORG_PERSON_ID, cs: MULTI_ORG_PERSON_CHECKSUM };
+
+    it('lists the co-ops of a person with several, by name, for a valid link without orgId', async () => {
+      // The form's own route refuses the same link with ORG_REQUIRED.
+      expect((await service.get(`/api/data?${ownerQuery(multi)}`)).status).toBe(400);
+
+      const response = await service.get(`/api/organizations?${ownerQuery(multi)}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect((await response.json()) as OrganizationChoices).toEqual({
+        organizations: [
+          { id: MULTI_ORG_IDS[1], name: 'Lakeshore Community Grocery' },
+          { id: MULTI_ORG_IDS[0], name: 'Northside Market Co-op' },
+        ],
+      });
+    });
+
+    it('answers nothing for a wrong checksum or another person’s contactId', async () => {
+      const wrong = await service.get(`/api/organizations?${ownerQuery({ ...multi, cs: 'wrong' })}`);
+      expect(wrong.status).toBe(401);
+      expect(((await wrong.json()) as ErrorBody).code).toBe('CHECKSUM_INVALID');
+
+      const mismatch = await service.get(
+        `/api/organizations?${ownerQuery({ ...multi, contactId: DEMO_PERSON_ID })}`,
+      );
+      expect(mismatch.status).toBe(403);
+    });
+  });
+
+  describe('POST /api/submit refusals', () => {
+    it('say why each answer was refused', async () => {
+      const response = await service.post('/api/submit', {
+        contactId: DEMO_PERSON_ID,
+        orgId: DEMO_ORG_ID,
+        cid: DEMO_PERSON_ID,
+        cs: DEMO_CHECKSUM,
+        submissionId: randomUUID(),
+        values: { Steering_committee_size: 101, Organizing_meeting_date: '2026-02-30' },
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()) as ErrorBody).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: ['Steering_committee_size', 'Organizing_meeting_date'],
+        reasons: {
+          Steering_committee_size: 'enter 100 or less.',
+          Organizing_meeting_date: 'enter a real date.',
+        },
+      });
+    });
+  });
+});
+
+describe('GET /api/organizer without the settings', () => {
+  it('answers nulls, so pages fall back to general wording', async () => {
+    const service = await startTestApp({ stub: true });
+    try {
+      expect(await (await service.get('/api/organizer')).json()).toEqual({ name: null, email: null });
+    } finally {
+      await service.close();
+    }
+  });
+});
