@@ -127,7 +127,7 @@ describe('GET /api/data', () => {
     it('dates each prefilled activity-bound answer with the check-in it came from', async () => {
       const { lastGiven, prefill } = await formData();
 
-      expect(lastGiven?.['Store_size_sqft']).toBe('2026-07-15T18:30:00');
+      expect(lastGiven?.['Store_size_sqft']).toBe('2026-07-15T18:30:00.000Z');
       expect(lastGiven?.['Business_plan']).toBe('2026-10-02T14:00:00');
       // Contact-bound values carry no date in the CRM.
       expect(prefill['Equity_share']).toBeDefined();
