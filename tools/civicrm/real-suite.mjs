@@ -30,7 +30,7 @@ const packDir = dirname(civicrmSh);
 const results = join(root, 'dist', 'test-results', 'civicrm');
 const ADMIN_KEY = 'civi-test-apikey-0123456789';
 /** The restricted API user's key (created by tools/civicrm/create-api-user.sh). */
-const RESTRICTED_KEY = 'checkin-restricted-key-0123456789';
+const RESTRICTED_KEY = 'checkin-restricted-0123456789';
 
 /**
  * Same scenarios, same expected answers, on each: both supported versions, the newest on a CRM
