@@ -8,7 +8,7 @@
  *   several time zones) → Playwright (Chromium: links page and check-in pages)
  *
  * Options: --skip-build (reuse dist/), --only=<step>[,<step>] with steps lint, build, backend,
- * frontend, e2e.
+ * frontend, e2e, civicrm (the real-CiviCRM suite: tools/civicrm/real-suite.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -112,6 +112,36 @@ function playwrightSuite(label) {
   );
 }
 
+/** tools/civicrm/real-suite.mjs counts its own tests and ends with a totals line. */
+function realCiviCrmSuite(label) {
+  process.stdout.write(`\n── ${label}\n`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [join(root, 'tools', 'civicrm', 'real-suite.mjs')], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  process.stdout.write(result.stdout ?? '');
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const counts = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m.exec(
+    (result.stdout ?? '').trim().split('\n').pop() ?? '',
+  );
+  if (!counts) {
+    totals.failed += 1;
+    stepLines.push(`FAIL ${label}: no totals (${seconds} s)`);
+    return;
+  }
+  const [passed, failed, skipped] = [Number(counts[1]), Number(counts[2]), Number(counts[3] ?? 0)];
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  stepLines.push(
+    `${failed === 0 ? 'ok  ' : 'FAIL'} ${label}: ${passed} passed, ${failed} failed (${seconds} s)`,
+  );
+}
+
 const wants = (step) => !only || only.includes(step);
 mkdirSync(results, { recursive: true });
 
@@ -147,6 +177,9 @@ if (wants('frontend')) {
 }
 if (wants('e2e')) {
   playwrightSuite('end to end (Chromium)');
+}
+if (wants('civicrm')) {
+  realCiviCrmSuite('real CiviCRM (6.14, 5.81, America/Chicago, restricted API user)');
 }
 
 process.stdout.write(`\n── summary\n${stepLines.join('\n')}\n\n`);

@@ -4,6 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { CrmSiteService } from '../src/app/crm/crm-site.service';
 import { CheckinRecordsService } from '../src/app/crm/checkin-records.service';
 import type { CrmClient, CrmRow } from '../src/app/crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD } from '../src/app/crm/crm-names';
@@ -142,7 +143,10 @@ class RowsCrm implements CrmClient {
 async function measure(): Promise<Figures> {
   const sections = benchSections();
   const fields = sections.flatMap((section) => section.fields);
-  const records = new CheckinRecordsService(new RowsCrm(JSON.parse(JSON.stringify(crmRows(fields))) as CrmRow[]));
+  const records = new CheckinRecordsService(
+    new RowsCrm(JSON.parse(JSON.stringify(crmRows(fields))) as CrmRow[]),
+    { timeZone: () => Promise.resolve('UTC') } as CrmSiteService,
+  );
   const build = async () => {
     const checkins = await records.listCheckins(ORG_ID, fields);
     return buildReportPayload({ orgName: 'Bench Co-op', checkins, options: {}, stages: STAGES, sections });

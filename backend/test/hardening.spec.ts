@@ -267,7 +267,7 @@ describe('production hardening (live mode against the CRM emulator)', () => {
       try {
         expect((await limited.get(`/api/data?${demoLink}`)).status).toBe(200);
         expect((await limited.get(`/api/report?${demoLink}`)).status).toBe(200);
-        expect((await limited.get('/api/health')).status).toBe(200);
+        expect((await limited.get('/api/health', { 'X-Admin-Key': TEST_ADMIN_KEY })).status).toBe(200);
         limited.emulator.clearCalls();
 
         const refused = await limited.get(`/api/report?${demoLink}`);

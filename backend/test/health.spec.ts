@@ -18,6 +18,7 @@ import {
   REVERSED_PERSON_ID,
   STAGE_OPTION_GROUP,
 } from '../src/app/crm/in-memory/demo-data';
+import { READY_PROBES_PER_MINUTE } from '../src/app/rate-limit/rate-limit.service';
 import { startTestApp, TEST_ADMIN_KEY, TEST_API_KEY, type TestApp } from './support/test-app';
 
 const UP = { status: 'up' };
@@ -25,6 +26,7 @@ const STAGES = DEMO_STAGES.map(({ rank, value, label }) => ({ rank, value, label
 
 describe('health routes (live mode against the CRM emulator)', () => {
   let test: TestApp;
+  const admin = { 'X-Admin-Key': TEST_ADMIN_KEY };
 
   beforeAll(async () => {
     test = await startTestApp({ emulator: { model: createDemoModel() } });
@@ -117,7 +119,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
       expect(lines.join('')).not.toContain(test.emulator.baseUrl);
     });
 
-    it('is not rate limited, so probes never lock a load balancer out', async () => {
+    it('is not counted against the read limit, so probes never lock a load balancer out', async () => {
       const probe = await startTestApp({
         emulator: { model: createDemoModel() },
         env: { RATE_LIMIT_READS_PER_MINUTE: '2' },
@@ -131,6 +133,31 @@ describe('health routes (live mode against the CRM emulator)', () => {
           );
         }
         expect(statuses.every((status) => status === 200)).toBe(true);
+      } finally {
+        await probe.close();
+      }
+    });
+
+    it('shares one CRM probe between concurrent callers and limits a flood per address', async () => {
+      const probe = await startTestApp({
+        emulator: { model: createDemoModel() },
+        env: { READY_PROBE_CACHE_MS: '5000' },
+      });
+      try {
+        const first = await Promise.all(
+          Array.from({ length: 100 }, async () => (await probe.get('/api/health/ready')).status),
+        );
+        expect(first.every((status) => status === 200)).toBe(true);
+        expect(probe.emulator.calls).toHaveLength(1);
+
+        const flood = await Promise.all(
+          Array.from({ length: READY_PROBES_PER_MINUTE }, async () => probe.get('/api/health/ready')),
+        );
+        const limited = flood.filter((response) => response.status === 429);
+        expect(limited).toHaveLength(100);
+        expect(Number(limited[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(await limited[0]?.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+        expect(probe.emulator.calls).toHaveLength(1);
       } finally {
         await probe.close();
       }
@@ -183,7 +210,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
 
     it('resolves the stage options through the Stage field metadata and finds the Primary Contact type', async () => {
       const ids = demoIds();
-      const response = await test.get('/api/health');
+      const response = await test.get('/api/health', admin);
       expect(response.status).toBe(200);
       const details = {
         crm: UP,
@@ -217,7 +244,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
 
     it('lists every relationship of a contact, both directions, with types and sides through joins', async () => {
       const ids = demoIds();
-      const response = await test.get(`/api/health?contactId=${DEMO_PERSON_ID}`);
+      const response = await test.get(`/api/health?contactId=${DEMO_PERSON_ID}`, admin);
       expect(response.status).toBe(200);
       const body = (await response.json()) as { details: Record<string, unknown> };
       const person = {
@@ -270,7 +297,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
     });
 
     it('flags a Primary Contact relationship entered backwards and answers 503', async () => {
-      const response = await test.get(`/api/health?contactId=${REVERSED_PERSON_ID}`);
+      const response = await test.get(`/api/health?contactId=${REVERSED_PERSON_ID}`, admin);
       expect(response.status).toBe(503);
       const body = (await response.json()) as {
         status: string;
@@ -311,7 +338,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
     });
 
     it('reports an unknown contact as down', async () => {
-      const response = await test.get('/api/health?contactId=999999');
+      const response = await test.get('/api/health?contactId=999999', admin);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { error: Record<string, unknown> };
       expect(body.error['contactRelationships']).toEqual({
@@ -331,7 +358,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         values: { name_a_b: 'Primary contact (co-op)', label_a_b: 'Primary contact (co-op)' },
         where: [['id', '=', ids.primaryContactTypeId]],
       });
-      const response = await test.get('/api/health');
+      const response = await test.get('/api/health', admin);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { error: Record<string, unknown> };
       expect(body.error['primaryContactType']).toEqual({
@@ -365,7 +392,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         values: { is_active: false },
         where: [['id', '=', ids.primaryContactTypeId]],
       });
-      const response = await test.get('/api/health');
+      const response = await test.get('/api/health', admin);
       const body = (await response.json()) as { error: Record<string, Record<string, unknown>> };
       expect(response.status).toBe(503);
       expect(body.error['primaryContactType']?.['problems']).toEqual([
@@ -385,7 +412,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
           ['value', '=', 'open'],
         ],
       });
-      const response = await test.get('/api/health');
+      const response = await test.get('/api/health', admin);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { error: Record<string, unknown> };
       expect(body.error['stageOptions']).toEqual({
@@ -402,7 +429,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         values: { option_group_id: null },
         where: [['id', '=', ids.stageFieldId]],
       });
-      const response = await test.get('/api/health');
+      const response = await test.get('/api/health', admin);
       const body = (await response.json()) as { error: Record<string, unknown> };
       expect(body.error['stageOptions']).toEqual({
         status: 'down',
@@ -418,7 +445,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
 
     it('says which probes could not run when the CRM is down', async () => {
       test.emulator.injectFault({ kind: 'http500' });
-      const response = await test.get(`/api/health?contactId=${DEMO_PERSON_ID}`);
+      const response = await test.get(`/api/health?contactId=${DEMO_PERSON_ID}`, admin);
       expect(response.status).toBe(503);
       const down = { status: 'down', failure: 'failed', message: 'The CRM answered with an error.' };
       const error = {
@@ -445,7 +472,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         problems: string[];
       };
       const groupsOf = async (app: TestApp): Promise<{ status: number; body: GroupsBody }> => {
-        const response = await app.get('/api/health');
+        const response = await app.get('/api/health', admin);
         const body = (await response.json()) as { details: Record<string, GroupsBody> };
         const groups = body.details['customGroups'];
         if (!groups) throw new Error('no customGroups diagnostic');
@@ -610,12 +637,58 @@ describe('health routes (live mode against the CRM emulator)', () => {
     it.each(['contactId=abc', 'contactId=0', 'contactId=1.5', 'contactId=2&contactId=3', 'verbose=1'])(
       'refuses a bad query (%s) with a 400 error body and no CRM call',
       async (query) => {
-        const response = await test.get(`/api/health?${query}`);
+        const response = await test.get(`/api/health?${query}`, admin);
         expect(response.status).toBe(400);
         expect(await response.json()).toMatchObject({ statusCode: 400, message: expect.any(String) });
         expect(test.emulator.calls).toEqual([]);
       },
     );
+  });
+});
+
+describe('diagnostics outside production', () => {
+  it('needs the admin key against a CRM, whatever NODE_ENV says', async () => {
+    const live = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { NODE_ENV: 'development' },
+    });
+    try {
+      const response = await live.get(`/api/health?contactId=${DEMO_PERSON_ID}`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 'ADMIN_KEY_INVALID' });
+      expect(live.emulator.calls).toEqual([]);
+      const allowed = await live.get(`/api/health?contactId=${DEMO_PERSON_ID}`, {
+        'X-Admin-Key': TEST_ADMIN_KEY,
+      });
+      expect(allowed.status).toBe(200);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('stays open in stub mode, which holds only demo data', async () => {
+    const stub = await startTestApp({ stub: true, env: { NODE_ENV: 'development' } });
+    try {
+      expect((await stub.get(`/api/health?contactId=${DEMO_PERSON_ID}`)).status).toBe(200);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('limits wrong admin keys per address like wrong checksums', async () => {
+    const live = await startTestApp({ emulator: { model: createDemoModel() } });
+    try {
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 40 },
+          async () => (await live.get('/api/health', { 'X-Admin-Key': 'not-the-admin-key-000' })).status,
+        ),
+      );
+      expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    } finally {
+      await live.close();
+    }
   });
 });
 

@@ -10,7 +10,9 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
   let test: TestApp;
 
   beforeAll(async () => {
-    test = await startTestApp({ env: { CRM_BASIC_AUTH_USER: 'webserver', CRM_BASIC_AUTH_PASSWORD: 'webserver-password-42' } });
+    test = await startTestApp({
+      env: { CRM_BASIC_AUTH_USER: 'webserver', CRM_BASIC_AUTH_PASSWORD: 'webserver-password-42' },
+    });
   });
 
   afterAll(() => test.close());
@@ -25,17 +27,22 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
     expect(response.status).toBe(200);
   });
 
-  it.each(READ_ROUTES)('%s refuses a wrong checksum with 401 and asks the CRM nothing more', async (route) => {
-    const response = await test.get(`${route}?${ownerQuery({ ...demoLink, cs: 'not-the-checksum' })}`);
-    expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ statusCode: 401, code: 'CHECKSUM_INVALID' });
-    const calls = test.emulator.calls.map((call) => `${call.entity}.${call.action}`);
-    // Only the validation and the relationship read that travels with it.
-    expect(calls.sort()).toEqual(['Contact.validateChecksum', 'Relationship.get']);
-  });
+  it.each(READ_ROUTES)(
+    '%s refuses a wrong checksum with 401 and asks the CRM nothing more',
+    async (route) => {
+      const response = await test.get(`${route}?${ownerQuery({ ...demoLink, cs: 'not-the-checksum' })}`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ statusCode: 401, code: 'CHECKSUM_INVALID' });
+      const calls = test.emulator.calls.map((call) => `${call.entity}.${call.action}`);
+      // Only the validation and the relationship read that travels with it.
+      expect(calls.sort()).toEqual(['Contact.validateChecksum', 'Relationship.get']);
+    },
+  );
 
   it.each(READ_ROUTES)('%s refuses a missing checksum with 401 without calling the CRM', async (route) => {
-    const response = await test.get(`${route}?${ownerQuery({ contactId: DEMO_PERSON_ID, cid: DEMO_PERSON_ID })}`);
+    const response = await test.get(
+      `${route}?${ownerQuery({ contactId: DEMO_PERSON_ID, cid: DEMO_PERSON_ID })}`,
+    );
     expect(response.status).toBe(401);
     expect(test.emulator.calls).toEqual([]);
   });
@@ -70,7 +77,12 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
     await test.get(`/api/data?${ownerQuery({ ...demoLink, cs: 'wrong' })}`);
     const logs = test.logs.join('\n');
     expect(logs.length).toBeGreaterThan(0);
-    for (const secret of [TEST_API_KEY, 'webserver-password-42', test.config.staffReportKey ?? '', test.config.adminKey ?? '']) {
+    for (const secret of [
+      TEST_API_KEY,
+      'webserver-password-42',
+      test.config.staffReportKey ?? '',
+      test.config.adminKey ?? '',
+    ]) {
       expect(logs).not.toContain(secret);
     }
   });
@@ -92,7 +104,7 @@ describe('a CRM in trouble', () => {
   it.each([
     ['down', 502, 'CRM_UNAVAILABLE'],
     ['http500', 502, 'CRM_UNAVAILABLE'],
-    ['http401', 502, 'CRM_UNAVAILABLE'],
+    ['http401', 502, 'CRM_CREDENTIALS_REFUSED'],
     ['malformed', 502, 'CRM_UNAVAILABLE'],
     ['slow', 504, 'CRM_TIMEOUT'],
   ] as const)('a CRM that is %s yields %i %s with the error body', async (kind, status, code) => {

@@ -3,9 +3,22 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { createDemoModel, DEMO_PERSON_ID } from '../src/app/crm/in-memory/demo-data';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+} from '../src/app/crm/in-memory/demo-data';
 import { RateLimitService } from '../src/app/rate-limit/rate-limit.service';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
+
+const demoOwnerLink = {
+  contactId: DEMO_PERSON_ID,
+  orgId: DEMO_ORG_ID,
+  cid: DEMO_PERSON_ID,
+  cs: DEMO_CHECKSUM,
+};
+const adminHeaders = { 'X-Admin-Key': TEST_ADMIN_KEY };
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const haveRedis = existsSync(REDIS_SERVER);
@@ -118,11 +131,11 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     second = await startInstance({ RATE_LIMIT_READS_PER_MINUTE: '4' });
     const statuses: number[] = [];
     for (const instance of [first, second, first, second])
-      statuses.push((await instance.get('/api/health')).status);
+      statuses.push((await instance.get('/api/health', adminHeaders)).status);
     expect(statuses).toEqual([200, 200, 200, 200]);
 
-    await expectRateLimited(await first.get('/api/health'));
-    await expectRateLimited(await second.get('/api/health'));
+    await expectRateLimited(await first.get('/api/health', adminHeaders));
+    await expectRateLimited(await second.get('/api/health', adminHeaders));
   });
 
   it('refuses checksum guessing spread over both instances, before any further CRM call', async () => {
@@ -144,6 +157,33 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     expect(second.emulator.calls).toEqual([]);
   });
 
+  it('lets at most the limit of 100 concurrent guesses over both instances reach the CRM', async () => {
+    first = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '10', RATE_LIMIT_READS_PER_MINUTE: '1000' });
+    second = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '10', RATE_LIMIT_READS_PER_MINUTE: '1000' });
+    first.emulator.clearCalls();
+    second.emulator.clearCalls();
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async (_, attempt) => {
+        const instance = attempt % 2 === 0 ? first : second;
+        const path = `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: `guess-${attempt}` })}`;
+        return (await instance.get(path)).status;
+      }),
+    );
+    const checks = [...first.emulator.calls, ...second.emulator.calls].filter(
+      (call) => call.entity === 'Contact' && call.action === 'validateChecksum',
+    );
+    expect(checks.length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(checks.length);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(100 - checks.length);
+  });
+
+  it('gives a successful check its attempt back in Redis', async () => {
+    first = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '2', CHECKSUM_CACHE_SECONDS: '0' });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await first.get(`/api/report?${ownerQuery(demoOwnerLink)}`)).status).toBe(200);
+    }
+  });
+
   it('counts submissions per contact on either instance against one limit', async () => {
     first = await startInstance({ RATE_LIMIT_SUBMITS_PER_MINUTE: '3' });
     second = await startInstance({ RATE_LIMIT_SUBMITS_PER_MINUTE: '3' });
@@ -161,7 +201,7 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
 
   it('gives every counter an expiry and keeps contact ids and client addresses out of Redis', async () => {
     first = await startInstance({});
-    await first.get('/api/health');
+    await first.get('/api/health', adminHeaders);
     await first.app.get(RateLimitService).consumeUpload(DEMO_PERSON_ID);
     await first.get(`/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: 'wrong' })}`);
     const keys = await redis.inspector.keys('*');
@@ -204,7 +244,7 @@ redisSuite('rate limits when Redis cannot be reached', () => {
   afterAll(() => test.close());
 
   it('refuses rate-limited requests with 503 and the error body instead of letting them through', async () => {
-    const response = await test.get('/api/health');
+    const response = await test.get('/api/health', adminHeaders);
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
       statusCode: 503,

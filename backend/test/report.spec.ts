@@ -72,7 +72,7 @@ describe('GET /api/report', () => {
       });
       expect(payload.activities).toHaveLength(DEMO_CHECK_IN_COUNT);
       expect(payload.activities[0]).toMatchObject({
-        date: '2026-11-14T08:45:00',
+        date: '2026-11-14T08:45:00.000Z',
         stage: null,
         fieldCount: 0,
       });
@@ -88,9 +88,9 @@ describe('GET /api/report', () => {
 
       expect(values(fieldHistory['Steering_committee_size'])).toEqual([9, 7, 5]);
       expect(fieldHistory['Steering_committee_size']?.map((entry) => entry.date)).toEqual([
-        '2022-10-30T20:10:00',
-        '2022-07-22T18:05:00',
-        '2022-04-10T19:30:00',
+        '2022-10-30T20:10:00.000Z',
+        '2022-07-22T18:05:00.000Z',
+        '2022-04-10T19:30:00.000Z',
       ]);
       expect(values(fieldHistory['Y1_Q1_Sales'])).toEqual([615400, 612000]);
       expect(values(fieldHistory['Mission_statement_adopted'])).toEqual([true, false]);
@@ -110,8 +110,8 @@ describe('GET /api/report', () => {
       const { fieldHistory } = await report();
       const [newest, sameMoment] = fieldHistory['Organizing_notes'] ?? [];
 
-      expect(newest?.date).toBe('2026-10-02T14:00:00');
-      expect(sameMoment?.date).toBe('2026-10-02T14:00:00');
+      expect(newest?.date).toBe('2026-10-02T14:00:00.000Z');
+      expect(sameMoment?.date).toBe('2026-10-02T14:00:00.000Z');
       expect(newest?.value).toBe('Draft pro forma for the second store (corrected figures).');
       expect(newest!.activityId).toBeGreaterThan(sameMoment!.activityId);
     });
@@ -165,7 +165,7 @@ describe('GET /api/report', () => {
       'Steering_committee_size',
     ]);
     expect(values(fieldHistory['Organizing_notes'])).toEqual(['Hilltop: first potluck.']);
-    expect(activities[0]).toMatchObject({ date: '2026-01-05T10:00:00', fieldCount: 0 });
+    expect(activities[0]).toMatchObject({ date: '2026-01-05T10:00:00.000Z', fieldCount: 0 });
   });
 
   it('tells browsers and proxies not to keep the personal history', async () => {

@@ -198,12 +198,14 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
 
     it('returns activity-side and organization-side files as {id, file_name, url}', async () => {
       const payload = await payloadOf(await staffReport(test));
-      expect(payload.fileUrlLookup).toBe('ok');
+      // CiviCRM refuses the v3 id list (HTTP 500): the URLs come from APIv4 File.get.
+      expect(payload.fileUrlLookup).toBe('file-get');
       for (const file of fileValuesOf(payload)) {
         expect(file).toEqual({
           id: file.id,
           file_name: expect.any(String),
-          url: test.emulator.model.fileUrl(file.id),
+          // File.get answers the signed address relative to the site; the page resolves it.
+          url: expect.stringMatching(new RegExp(`^/civicrm/file\\?reset=1&id=${file.id}&fcs=`)),
         });
       }
       expect(fieldReport(payload, 'Certificate_of_Incorporation').latest).toMatchObject({
@@ -237,16 +239,20 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
     it.each([
       ['an APIv3 error envelope', { kind: 'v3error' as const }],
       ['HTTP 500 on the v3 path', { kind: 'http500' as const, entity: 'Attachment' }],
-    ])('answers without URLs and logs a warning when the lookup fails with %s', async (_, fault) => {
+    ])('asks File.get for signed URLs and logs a warning when the lookup fails with %s', async (_, fault) => {
       test.emulator.injectFault(fault);
       const logLines = test.logs.length;
       const payload = await payloadOf(await staffReport(test));
 
-      expect(payload.fileUrlLookup).toBe('failed');
+      expect(payload.fileUrlLookup).toBe('file-get');
       const files = fileValuesOf(payload);
       expect(files.length).toBeGreaterThan(0);
       for (const file of files)
-        expect(file).toEqual({ id: expect.any(Number), file_name: expect.any(String) });
+        expect(file).toEqual({
+          id: expect.any(Number),
+          file_name: expect.any(String),
+          url: expect.any(String),
+        });
       expect(v3Calls(test)).toHaveLength(1);
       const warnings = test.logs
         .slice(logLines)
@@ -282,8 +288,12 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
 
       await payloadOf(await staffReport(test));
 
-      const [reads, lookups] = [test.emulator.calls.filter((call) => call.version === 4), v3Calls(test)];
+      const v4Calls = test.emulator.calls.filter((call) => call.version === 4);
+      const reads = v4Calls.filter((call) => call.entity !== 'File');
+      const lookups = v3Calls(test);
       expect(callNames(reads)).toEqual(['Activity.get', 'Contact.get', 'OptionValue.get']);
+      // The v3 lookup is refused as by a stock CiviCRM; File.get follows it.
+      expect(callNames(v4Calls.filter((call) => call.entity === 'File'))).toEqual(['File.get']);
       expect(lookups).toHaveLength(1);
       const arrivals = reads.map((call) => call.at);
       // Sent together: none waited for another's answer.
@@ -314,7 +324,7 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
       expect(members.latest).toBe(902);
       expect(members.history[0]).toEqual({
         value: 902,
-        date: '2025-03-10T09:00:00',
+        date: '2025-03-10T09:00:00.000Z',
         activityId: expect.any(Number),
       });
       expect(members.history.map((entry) => entry.date)).toEqual(
@@ -357,7 +367,7 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
       expect(payload.submissions).toHaveLength(DEMO_CHECK_IN_COUNT);
       const [newest] = payload.submissions;
       expect(newest).toMatchObject({
-        date: '2026-11-14T08:45:00',
+        date: '2026-11-14T08:45:00.000Z',
         stage: null,
         fieldCount: 0,
         recordedBy: 'Marisol Vance',
@@ -414,9 +424,11 @@ describe('GET /api/staff/report in stub mode', () => {
     const payload = await payloadOf(await staffReport(test));
     expect(payload.organization.name).toBe(DEMO_ORG_NAME);
     expect(payload.crmBaseUrl).toBe('http://crm.invalid');
-    expect(payload.fileUrlLookup).toBe('ok');
+    expect(payload.fileUrlLookup).toBe('file-get');
     for (const file of fileValuesOf(payload))
-      expect(file.url).toMatch(/^http:\/\/crm\.invalid\/civicrm\/file\?/);
+      expect(new URL(file.url ?? '', payload.crmBaseUrl ?? undefined).toString()).toMatch(
+        /^http:\/\/crm\.invalid\/civicrm\/file\?/,
+      );
     expect(test.emulator.calls).toEqual([]);
   });
 });

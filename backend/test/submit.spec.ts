@@ -120,7 +120,7 @@ describe('POST /api/submit', () => {
       expect(organization([contactField('Equity_share')])[contactField('Equity_share')]).toBe(250);
     });
 
-    it('takes two CRM round trips with a known checksum: lookup and update together, then the create', async () => {
+    it('takes three CRM round trips with a known checksum: lookup and update together, the create, then the duplicate check', async () => {
       await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
       service.emulator.clearCalls();
       service.emulator.setLatency(ROUND_TRIP_MS);
@@ -128,8 +128,9 @@ describe('POST /api/submit', () => {
       await accepted({ Date_Incorporated: '2022-06-02', Organizing_notes: 'Board retreat.' });
 
       const calls = service.emulator.calls;
-      expect(calls.map(name)).toHaveLength(3);
-      const [first, second, third] = calls;
+      expect(calls.map(name)).toHaveLength(4);
+      const [first, second, third, fourth] = calls;
+      expect(fourth && name(fourth)).toBe('Activity.get');
       expect([first, second].map((call) => call && name(call)).sort()).toEqual([
         'Activity.get',
         'Contact.update',

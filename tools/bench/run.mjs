@@ -4,7 +4,8 @@
  *
  *   build (front end, back end) → backend/bench/*.bench.ts (jest as the TypeScript runner; each
  *   starts what it measures: the service, the CRM emulator) → the links page's Lighthouse bench
- *   (when tools/bench/links-lighthouse.mjs is present) → summary
+ *   (when tools/bench/links-lighthouse.mjs is present) → the owner pages on a throttled phone
+ *   with Lighthouse's mobile preset (tools/bench/phone.mjs) → summary
  *
  * Each bench writes dist/bench/<name>.json; the summary reads their `figures` (see
  * backend/bench/bench-output.ts), prints a PASS/MISS table and writes dist/bench/summary.json.
@@ -53,6 +54,20 @@ async function runLinksLighthouseIfPresent() {
     await runLinksLighthouse();
   } catch (error) {
     failedSteps.push('links page (Lighthouse)');
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+async function runPhoneBenchIfPresent() {
+  const script = join(root, 'tools', 'bench', 'phone.mjs');
+  if (!existsSync(script)) return;
+  process.stdout.write('\n── owner pages on a slow phone (Chromium, throttled; Lighthouse mobile)\n');
+  try {
+    const { runPhoneBench } = await import(pathToFileURL(script).href);
+    const report = await runPhoneBench();
+    for (const row of report.rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+  } catch (error) {
+    failedSteps.push('phone');
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   }
 }
@@ -160,6 +175,9 @@ run(
     NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
   },
 );
-if (jestArgs.length === 0) await runLinksLighthouseIfPresent();
+if (jestArgs.length === 0) {
+  await runLinksLighthouseIfPresent();
+  await runPhoneBenchIfPresent();
+}
 const summary = summarize();
 process.exitCode = failedSteps.length === 0 && summary.missed === 0 ? 0 : 1;

@@ -35,7 +35,10 @@ const server = createServer((_incoming, outgoing) => {
   Promise.all(crmUrls.map(crmCall)).then(
     (crmAnswers) => {
       const body = answer(crmAnswers);
-      outgoing.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      outgoing.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+      });
       outgoing.end(body);
     },
     () => {

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ServeStaticModule } from '@nestjs/serve-static';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
-import { appConfig, type AppConfig } from './config/app-config';
+import { appConfig } from './config/app-config';
 import { CrmModule } from './crm/crm.module';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { FormModule } from './form/form.module';
@@ -25,25 +24,6 @@ import { UploadModule } from './upload/upload.module';
       imports: [RateLimitModule],
       inject: [appConfig.KEY, RedisConnection],
       useFactory: throttlerOptions,
-    }),
-    ServeStaticModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => [
-        {
-          rootPath: config.frontendDist,
-          exclude: ['/api/{*path}'],
-          serveStaticOptions: {
-            index: 'index.html',
-            fallthrough: true,
-            // Hashed bundles may be cached for good; index.html must be fresh to find them.
-            setHeaders: (response, path) =>
-              response.setHeader(
-                'Cache-Control',
-                path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
-              ),
-          },
-        },
-      ],
     }),
     CrmModule,
     AuthModule,

@@ -9,6 +9,8 @@ import { appConfig, type AppConfig } from './config/app-config';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
+import { compressAnswers } from './static-files/content-encoding';
+import { staticSite } from './static-files/static-site';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (decision 18); uploads have their own 5 MB rule. */
@@ -47,6 +49,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(answerBodyErrors);
   app.use(securityHeaders(config));
   app.use('/api', noStore);
+  app.use('/api', compressAnswers());
+  // The built front end, before Nest's router; /api goes on to the router.
+  app.use(staticSite(config.frontendDist));
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(
     new BodyDepthPipe(),

@@ -9,6 +9,7 @@ import { AppLogger } from '../../src/app/logging/app-logger';
 export const TEST_API_KEY = 'test-api-key-0123456789';
 export const TEST_STAFF_KEY = 'test-staff-key-0123456789';
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
+export const TEST_RECEIPT_KEY = 'test-receipt-key-0123456789abcdefghijklmnop';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -31,28 +32,48 @@ export interface TestAppOptions {
   stub?: boolean;
 }
 
-/**
- * Boots the real application (same bootstrap as production) on a free port, in live mode
- * against a CiviCRM emulator also on a free port, and records its logs.
- */
+/** The application in live mode against a CiviCRM emulator on a free port (see bootService). */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, ...options.emulator });
-  const env: Record<string, string> = {
+  const service = await bootService({
+    ...(options.stub ? {} : { CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY }),
+    ...options.env,
+  });
+  return {
+    ...service,
+    emulator,
+    close: async () => {
+      await service.close();
+      await emulator.stop();
+    },
+  };
+}
+
+export type RunningService = Omit<TestApp, 'emulator'>;
+
+/**
+ * Boots the real application (same bootstrap as production) on a free port with the test
+ * defaults plus `env`, and records its logs. The CRM is whatever `env` names (none: stub mode).
+ */
+export async function bootService(env: Record<string, string>): Promise<RunningService> {
+  const settings: Record<string, string> = {
     NODE_ENV: 'test',
     PORT: '0',
     STAFF_REPORT_KEY: TEST_STAFF_KEY,
     ADMIN_KEY: TEST_ADMIN_KEY,
+    UPLOAD_RECEIPT_KEY: TEST_RECEIPT_KEY,
     CRM_TIMEOUT_MS: '1000',
+    // Each readiness probe asks the CRM, so faults injected by a test show at once.
+    READY_PROBE_CACHE_MS: '0',
     LOG_FORMAT: 'json',
     LOG_REQUESTS: 'true',
     FRONTEND_DIST: 'dist/frontend/browser',
-    ...(options.stub ? {} : { CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY }),
-    ...options.env,
+    ...env,
   };
   const previousEnv = { ...process.env };
   // The config factory reads process.env when the module initializes; set it only for that.
-  Object.assign(process.env, env);
-  const config = loadAppConfig(env);
+  Object.assign(process.env, settings);
+  const config = loadAppConfig(settings);
   const logs: string[] = [];
   const app = await createApp(config, new RecordingLogger(config, logs));
   await app.listen(0, '127.0.0.1');
@@ -64,7 +85,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     config,
     url,
-    emulator,
     logs,
     get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
     post: (path, body, headers = {}) =>
@@ -73,10 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         headers: { 'Content-Type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    close: async () => {
-      await app.close();
-      await emulator.stop();
-    },
+    close: () => app.close(),
   };
 }
 

@@ -4,3 +4,5 @@ export * from './lib/errors';
 export * from './lib/staff';
 export * from './lib/admin';
 export * from './lib/value-limits';
+
+export * from './lib/preload';

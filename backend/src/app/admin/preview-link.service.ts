@@ -34,6 +34,7 @@ export class PreviewLinkService {
     const access = await this.ownerAccess.authorize(
       { cid: String(request.contactId), cs: checksum, orgId: request.orgId?.toString() },
       clientAddress,
+      'preview-checksum',
     );
     return previewLinks({
       publicBaseUrl: this.config.publicBaseUrl,

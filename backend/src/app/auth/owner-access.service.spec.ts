@@ -105,6 +105,9 @@ describe('OwnerAccessService', () => {
       { cid: '101', cs: '' },
       { cid: 'abc', cs: 'x' },
       { cid: '-1', cs: 'x' },
+      { cid: '101', cs: ' sum' },
+      { cid: '101', cs: 'sum ' },
+      { cid: '101', cs: 'su m' },
     ]) {
       await expect(refusal(service.authorize(link, 'ip'))).resolves.toEqual({
         statusCode: 401,
@@ -213,5 +216,36 @@ describe('OwnerAccessService', () => {
     await expect(refusal(service.authorize({ cid: '101', cs: 'guess' }, '8.8.8.8'))).resolves.toMatchObject({
       statusCode: 401,
     });
+  });
+
+  it('lets at most the limit of 100 concurrent guesses from one address reach the CRM', async () => {
+    const { crm, service } = setup({ valid: false });
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, (_, attempt) =>
+        refusal(service.authorize({ cid: '101', cs: `guess-${attempt}` }, '9.9.9.9')),
+      ),
+    );
+    expect(crm.calls.filter((call) => call === 'Contact.validateChecksum')).toHaveLength(10);
+    expect(outcomes.filter((outcome) => outcome.statusCode === 401)).toHaveLength(10);
+    expect(outcomes.filter((outcome) => outcome.statusCode === 429)).toHaveLength(90);
+  });
+
+  it('gives a successful check its attempt back, so owners who get in never use up the limit', async () => {
+    const { service } = setup({ config: { checksumCacheMs: 0 } });
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      await expect(service.authorize({ cid: '101', cs: 'sum' }, '9.9.9.9')).resolves.toMatchObject({
+        contactId: PERSON,
+      });
+    }
+  });
+
+  it('counts preview links on their own counter: owners failing on the address do not block them', async () => {
+    const { service } = setup({ valid: false });
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      await refusal(service.authorize({ cid: '101', cs: `guess-${attempt}` }, '9.9.9.9'));
+    }
+    await expect(
+      refusal(service.authorize({ cid: '101', cs: 'made-by-crm' }, '9.9.9.9', 'preview-checksum')),
+    ).resolves.toMatchObject({ statusCode: 401 });
   });
 });

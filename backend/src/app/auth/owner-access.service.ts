@@ -27,6 +27,8 @@ interface RelationshipRow {
 
 const MAX_CACHED_GRANTS = 10_000;
 const POSITIVE_ID = /^[1-9]\d{0,9}$/;
+/** Up to 200 characters with no white space or control character at all (the exact-checksum rule). */
+const CHECKSUM_SHAPE = /^[^\s\p{Cc}]{1,200}$/u;
 
 /**
  * Decisions 1–3. The CRM validates the checksum; the person's 'Primary Contact' organizations
@@ -48,12 +50,21 @@ export class OwnerAccessService {
     return Date.now();
   }
 
-  async authorize(link: Partial<OwnerLinkParams>, clientAddress: string): Promise<OwnerAccess> {
+  /**
+   * `counter` names the failure counter the check counts against: preview links, made by an
+   * admin, have their own, so owners sharing the admin's address cannot block them.
+   */
+  async authorize(
+    link: Partial<OwnerLinkParams>,
+    clientAddress: string,
+    counter: 'checksum' | 'preview-checksum' = 'checksum',
+  ): Promise<OwnerAccess> {
     const cid = parseId(link.cid);
-    const checksum = typeof link.cs === 'string' ? link.cs.trim() : '';
-    if (cid === null || checksum === '' || checksum.length > 200) throw Errors.checksumInvalid();
+    // Exact: a checksum with spaces around it is not the checksum the CRM made.
+    const checksum = typeof link.cs === 'string' ? link.cs : '';
+    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) throw Errors.checksumInvalid();
 
-    const organizations = await this.organizationsFor(cid, checksum, clientAddress);
+    const organizations = await this.organizationsFor(cid, checksum, clientAddress, counter);
 
     if (link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid) {
       throw Errors.contactMismatch();
@@ -66,21 +77,33 @@ export class OwnerAccessService {
     this.grants.clear();
   }
 
-  private async organizationsFor(cid: number, checksum: string, clientAddress: string): Promise<number[]> {
+  private async organizationsFor(
+    cid: number,
+    checksum: string,
+    clientAddress: string,
+    counter: 'checksum' | 'preview-checksum',
+  ): Promise<number[]> {
     const key = grantKey(cid, checksum);
     const cached = this.grants.get(key);
     if (cached && cached.expiresAt > this.now()) return cached.organizations;
     this.grants.delete(key);
 
-    await this.rateLimits.assertChecksumAttemptsLeft(clientAddress);
-    const [valid, organizations] = await Promise.all([
-      this.validateChecksum(cid, checksum),
-      this.primaryContactOrganizations(cid),
-    ]);
-    if (!valid) {
-      await this.rateLimits.recordChecksumFailure(clientAddress);
-      throw Errors.checksumInvalid();
+    // Counted as a failure until the CRM says otherwise (issue: concurrent guesses).
+    await this.rateLimits.reserveAttempt(counter, clientAddress);
+    let valid: boolean;
+    let organizations: number[];
+    try {
+      [valid, organizations] = await Promise.all([
+        this.validateChecksum(cid, checksum),
+        this.primaryContactOrganizations(cid),
+      ]);
+    } catch (error) {
+      // The CRM could not say: that is no wrong guess (an outage must not lock owners out).
+      await this.rateLimits.releaseAttempt(counter, clientAddress);
+      throw error;
     }
+    if (!valid) throw Errors.checksumInvalid();
+    await this.rateLimits.releaseAttempt(counter, clientAddress);
     this.remember(key, organizations);
     return organizations;
   }

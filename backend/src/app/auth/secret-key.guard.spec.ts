@@ -1,6 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { loadAppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { AdminKeyGuard, keysMatch, StaffKeyGuard } from './secret-key.guard';
 
 const STAFF_KEY = 'staff-key-0123456789';
@@ -12,14 +14,18 @@ const config = loadAppConfig({
   ADMIN_KEY,
 });
 
-function contextWithHeaders(headers: Record<string, string>): ExecutionContext {
-  const request = { header: (name: string) => headers[name.toLowerCase()] };
+function contextWithHeaders(headers: Record<string, string>, ip = '203.0.113.7'): ExecutionContext {
+  const request = { ip, header: (name: string) => headers[name.toLowerCase()] };
   return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
 }
 
-function statusOf(run: () => unknown): number | 'allowed' {
+function limits(): RateLimitService {
+  return new RateLimitService(new MemoryRateLimitStore(), config);
+}
+
+async function statusOf(run: () => Promise<unknown>): Promise<number | 'allowed'> {
   try {
-    run();
+    await run();
     return 'allowed';
   } catch (error) {
     if (error instanceof AppError) return error.statusCode;
@@ -43,35 +49,58 @@ describe('keysMatch', () => {
 });
 
 describe('StaffKeyGuard', () => {
-  const guard = new StaffKeyGuard(config);
+  const guard = new StaffKeyGuard(config, limits());
 
-  it('lets in a request with the staff key in X-Staff-Key', () => {
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': STAFF_KEY })))).toBe(
+  it('lets in a request with the staff key in X-Staff-Key', async () => {
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': STAFF_KEY })))).toBe(
       'allowed',
     );
   });
 
-  it('refuses a missing or wrong staff key with 401', () => {
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({})))).toBe(401);
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': ADMIN_KEY })))).toBe(401);
-  });
-
-  it('refuses everything when no staff key is configured', () => {
-    const unconfigured = new StaffKeyGuard({ ...config, staffReportKey: undefined });
-    expect(statusOf(() => unconfigured.canActivate(contextWithHeaders({ 'x-staff-key': STAFF_KEY })))).toBe(
+  it('refuses a missing or wrong staff key with 401', async () => {
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({})))).toBe(401);
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': ADMIN_KEY })))).toBe(
       401,
     );
+  });
+
+  it('refuses everything when no staff key is configured', async () => {
+    const unconfigured = new StaffKeyGuard({ ...config, staffReportKey: undefined }, limits());
+    expect(
+      await statusOf(() => unconfigured.canActivate(contextWithHeaders({ 'x-staff-key': STAFF_KEY }))),
+    ).toBe(401);
   });
 });
 
 describe('AdminKeyGuard', () => {
-  const guard = new AdminKeyGuard(config);
+  const guard = new AdminKeyGuard(config, limits());
 
-  it('lets in only the admin key in X-Admin-Key', () => {
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({ 'x-admin-key': ADMIN_KEY })))).toBe(
+  it('lets in only the admin key in X-Admin-Key', async () => {
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({ 'x-admin-key': ADMIN_KEY })))).toBe(
       'allowed',
     );
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({ 'x-admin-key': STAFF_KEY })))).toBe(401);
-    expect(statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': ADMIN_KEY })))).toBe(401);
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({ 'x-admin-key': STAFF_KEY })))).toBe(
+      401,
+    );
+    expect(await statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': ADMIN_KEY })))).toBe(
+      401,
+    );
+  });
+
+  it('counts wrong keys per address, concurrent ones included, and then refuses even the right one', async () => {
+    const limited = new AdminKeyGuard(config, limits());
+    const attempts = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        statusOf(() => limited.canActivate(contextWithHeaders({ 'x-admin-key': 'wrong-key-0123456789' }))),
+      ),
+    );
+    expect(attempts.filter((status) => status === 401)).toHaveLength(config.rateLimits.checksumFailures);
+    expect(attempts.filter((status) => status === 429)).toHaveLength(50 - config.rateLimits.checksumFailures);
+    expect(await statusOf(() => limited.canActivate(contextWithHeaders({ 'x-admin-key': ADMIN_KEY })))).toBe(
+      429,
+    );
+    // Another address is not affected, and right keys never use up the allowance.
+    const other = contextWithHeaders({ 'x-admin-key': ADMIN_KEY }, '198.51.100.9');
+    for (let i = 0; i < 30; i += 1) expect(await statusOf(() => limited.canActivate(other))).toBe('allowed');
   });
 });

@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { type AppError, Errors } from '../errors/app-error';
+import { RateLimitService, type SecretKind } from '../rate-limit/rate-limit.service';
+import { clientAddress } from './owner-access.guard';
 
 /**
  * Compares a presented key with the configured one in constant time. Both sides are hashed
@@ -14,14 +16,25 @@ export function keysMatch(presented: string | undefined, expected: string | unde
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
+/**
+ * A key in a header, compared in constant time. Every attempt is counted against the caller's
+ * address before the comparison and given back when the key is right, so wrong keys are limited
+ * like wrong checksums (RATE_LIMIT_CHECKSUM_FAILURES per window), concurrent ones included.
+ */
 abstract class HeaderKeyGuard implements CanActivate {
   protected abstract readonly header: string;
+  protected abstract readonly kind: SecretKind;
   protected abstract expectedKey(): string | undefined;
   protected abstract refusal(): AppError;
 
-  canActivate(context: ExecutionContext): boolean {
-    const presented = context.switchToHttp().getRequest<Request>().header(this.header);
-    if (!keysMatch(presented, this.expectedKey())) throw this.refusal();
+  constructor(private readonly rateLimits: RateLimitService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const address = clientAddress(request);
+    await this.rateLimits.reserveAttempt(this.kind, address);
+    if (!keysMatch(request.header(this.header), this.expectedKey())) throw this.refusal();
+    await this.rateLimits.releaseAttempt(this.kind, address);
     return true;
   }
 }
@@ -30,9 +43,13 @@ abstract class HeaderKeyGuard implements CanActivate {
 @Injectable()
 export class StaffKeyGuard extends HeaderKeyGuard {
   protected readonly header = 'X-Staff-Key';
+  protected readonly kind = 'staff-key';
 
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {
-    super();
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    rateLimits: RateLimitService,
+  ) {
+    super(rateLimits);
   }
 
   protected expectedKey(): string | undefined {
@@ -48,9 +65,13 @@ export class StaffKeyGuard extends HeaderKeyGuard {
 @Injectable()
 export class AdminKeyGuard extends HeaderKeyGuard {
   protected readonly header = 'X-Admin-Key';
+  protected readonly kind = 'admin-key';
 
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {
-    super();
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    rateLimits: RateLimitService,
+  ) {
+    super(rateLimits);
   }
 
   protected expectedKey(): string | undefined {

@@ -1,5 +1,6 @@
 import type { LogLevel } from '@nestjs/common';
 import { type ConfigType, registerAs } from '@nestjs/config';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { validateEnvironment } from './environment';
 
@@ -11,6 +12,8 @@ export interface CrmConnection {
   basicAuth?: { user: string; password: string };
   urlStyle: 'standard' | 'wordpress' | 'joomla';
   timeoutMs: number;
+  /** Largest answer body read from the CRM (CRM_MAX_ANSWER_BYTES; 32 MiB when absent). */
+  maxAnswerBytes?: number;
   fileRoute?: string;
   /** Custom group machine names on this site, keyed by the names the code uses (see crm-names.ts). */
   customGroups: CustomGroupNames;
@@ -44,6 +47,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
               : undefined,
           urlStyle: env.CRM_URL_STYLE,
           timeoutMs: env.CRM_TIMEOUT_MS,
+          maxAnswerBytes: env.CRM_MAX_ANSWER_BYTES,
           fileRoute: env.CRM_FILE_ROUTE,
           customGroups: { activity: env.CRM_ACTIVITY_CUSTOM_GROUP, contact: env.CRM_CONTACT_CUSTOM_GROUP },
           timeZone: env.CRM_TIMEZONE,
@@ -60,12 +64,21 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     /** Outside production with no CRM, the staff and admin keys default to `demo`. */
     staffReportKey: env.STAFF_REPORT_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
     adminKey: env.ADMIN_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
+    uploads: {
+      /** Production sets it; elsewhere a random key per process (receipts do not outlive it). */
+      receiptKey: env.UPLOAD_RECEIPT_KEY ?? randomBytes(32).toString('base64url'),
+      maxInFlight: env.UPLOAD_MAX_IN_FLIGHT,
+      deadlineMs: env.UPLOAD_DEADLINE_MS,
+      minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND,
+    },
+    readyProbeCacheMs: env.READY_PROBE_CACHE_MS,
     checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,
     schemaCacheMs: env.SCHEMA_CACHE_SECONDS * 1000,
     rateLimits: {
       readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
       submitsPerMinute: env.RATE_LIMIT_SUBMITS_PER_MINUTE,
       uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      uploadRequestsPerMinute: env.RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE,
       checksumFailures: env.RATE_LIMIT_CHECKSUM_FAILURES,
       checksumWindowMs: env.RATE_LIMIT_CHECKSUM_WINDOW_MINUTES * 60_000,
       redisUrl: env.THROTTLE_REDIS_URL,

@@ -51,8 +51,30 @@ describe('configuration', () => {
       basicAuth: { user: 'web', password: 'secret' },
       urlStyle: 'standard',
       timeoutMs: 2500,
+      maxAnswerBytes: 32 * 1024 * 1024,
       fileRoute: undefined,
+      customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
+      timeZone: undefined,
     });
+  });
+
+  it('takes the custom group names CiviCRM gave this site, and the CRM time zone', () => {
+    const config = loadAppConfig({
+      ...live,
+      CRM_ACTIVITY_CUSTOM_GROUP: 'Check_in_data_organizing_',
+      CRM_TIMEZONE: 'America/Chicago',
+    });
+    expect(config.crm?.customGroups.activity).toBe('Check_in_data_organizing_');
+    expect(config.crm?.timeZone).toBe('America/Chicago');
+  });
+
+  it('refuses a group name CiviCRM could not hold and a time zone that does not exist', () => {
+    expect(problemsOf({ ...live, CRM_ACTIVITY_CUSTOM_GROUP: 'Check-in data' })).toEqual([
+      'CRM_ACTIVITY_CUSTOM_GROUP must be a CiviCRM machine name',
+    ]);
+    expect(problemsOf({ ...live, CRM_TIMEZONE: 'Mars/Olympus' })).toEqual([
+      'CRM_TIMEZONE must be an IANA time zone such as America/Chicago',
+    ]);
   });
 
   it('requires the Basic Auth user and password together', () => {
@@ -86,9 +108,48 @@ describe('configuration', () => {
       readsPerMinute: 60,
       submitsPerMinute: 10,
       uploadsPerMinute: 20,
+      uploadRequestsPerMinute: 30,
       checksumFailures: 10,
       checksumWindowMs: 600_000,
       redisUrl: undefined,
+    });
+  });
+
+  it('refuses a user name or password in CRM_BASE_URL, in every mode', () => {
+    const withUserInfo = { ...live, CRM_BASE_URL: 'https://civi:hunter2@crm.example.org' };
+    expect(problemsOf(withUserInfo)).toEqual([
+      expect.stringMatching(/CRM_BASE_URL must not contain a user name/),
+    ]);
+  });
+
+  it('refuses plain HTTP to a CRM on another host in production, but not to one on this host', () => {
+    const production = { ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'r'.repeat(32) };
+    expect(problemsOf({ ...production, CRM_BASE_URL: 'http://crm.example.org' })).toEqual([
+      expect.stringMatching(/CRM_BASE_URL must use https/),
+    ]);
+    expect(problemsOf({ ...production, CRM_BASE_URL: 'http://127.0.0.1:8080' })).toEqual([]);
+    expect(problemsOf({ ...production, CRM_BASE_URL: 'http://localhost:8080' })).toEqual([]);
+    expect(problemsOf({ ...production, CRM_BASE_URL: 'http://[::1]:8080' })).toEqual([]);
+    expect(problemsOf({ ...live, CRM_BASE_URL: 'http://crm.example.org' })).toEqual([]);
+  });
+
+  it('requires a receipt key of at least 32 characters in production, and makes one per process elsewhere', () => {
+    expect(problemsOf({ ...live, NODE_ENV: 'production' })).toEqual([
+      'UPLOAD_RECEIPT_KEY is required in production',
+    ]);
+    expect(problemsOf({ ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'short' })).toEqual([
+      'UPLOAD_RECEIPT_KEY must be at least 32 characters',
+    ]);
+    const first = loadAppConfig(live).uploads.receiptKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadAppConfig(live).uploads.receiptKey).not.toBe(first);
+  });
+
+  it('bounds uploads by default: 8 in flight, 60 s each, at least 1 KiB/s', () => {
+    expect(loadAppConfig({}).uploads).toMatchObject({
+      maxInFlight: 8,
+      deadlineMs: 60_000,
+      minBytesPerSecond: 1024,
     });
   });
 });

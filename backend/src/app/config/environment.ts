@@ -95,6 +95,19 @@ export class EnvironmentVariables {
   @IsTimeZone({ message: 'CRM_TIMEZONE must be an IANA time zone such as America/Chicago' })
   CRM_TIMEZONE?: string;
 
+  /** Largest CRM answer read; a bigger one is dropped unread (32 MiB). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  CRM_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+  /** How long one readiness probe of the CRM answers for every caller; 0 probes every time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  READY_PROBE_CACHE_MS = 2_000;
+
   /** Optional extension route for staff file links, with `{id}` for the file id. */
   @Transform(trimmed)
   @IsOptional()
@@ -118,6 +131,33 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   PUBLIC_BASE_URL?: string;
 
+  /** HMAC key of file receipts; required in production, random per process elsewhere. */
+  @Transform(trimmed)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'UPLOAD_RECEIPT_KEY must be at least 32 characters' })
+  UPLOAD_RECEIPT_KEY?: string;
+
+  /** Uploads read at once by one instance; beyond it 429. 8 × 5 MiB stays far below 100 MiB. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  UPLOAD_MAX_IN_FLIGHT = 8;
+
+  /** Total time an upload request may take to arrive. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  UPLOAD_DEADLINE_MS = 60_000;
+
+  /** Slowest sustained sending rate accepted for an upload body. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  UPLOAD_MIN_BYTES_PER_SECOND = 1024;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -132,6 +172,12 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1)
   RATE_LIMIT_UPLOADS_PER_MINUTE = 20;
+
+  /** Upload requests per client address, counted before the body is read. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE = 30;
 
   @Transform(toInt)
   @IsInt()
@@ -229,5 +275,39 @@ function crmSettingProblems(env: EnvironmentVariables): string[] {
   if (Boolean(env.CRM_BASIC_AUTH_USER) !== Boolean(env.CRM_BASIC_AUTH_PASSWORD)) {
     problems.push('CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD must be set together');
   }
+  if (env.NODE_ENV === 'production' && !env.UPLOAD_RECEIPT_KEY) {
+    problems.push('UPLOAD_RECEIPT_KEY is required in production');
+  }
+  problems.push(...crmUrlProblems(env.CRM_BASE_URL, env.NODE_ENV === 'production'));
   return problems;
+}
+
+/**
+ * A user name or password in CRM_BASE_URL would travel to staff browsers with the file links
+ * (Basic Auth has its own settings); plain HTTP in production would send the API key in clear,
+ * except to a CRM on the same host.
+ */
+export function crmUrlProblems(baseUrl: string | undefined, production: boolean): string[] {
+  if (!baseUrl) return [];
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return [];
+  }
+  const problems: string[] = [];
+  if (url.username || url.password) {
+    problems.push(
+      'CRM_BASE_URL must not contain a user name or password: use CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD',
+    );
+  }
+  if (production && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    problems.push('CRM_BASE_URL must use https:// in production (http:// only for a CRM on this host)');
+  }
+  return problems;
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

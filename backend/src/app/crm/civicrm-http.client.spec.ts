@@ -36,7 +36,14 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 
 function connection(baseUrl: string, extra: Partial<CrmConnection> = {}): CrmConnection {
-  return { baseUrl, apiKey: 'the-api-key', urlStyle: 'standard', timeoutMs: 500, ...extra };
+  return {
+    baseUrl,
+    apiKey: 'the-api-key',
+    urlStyle: 'standard',
+    timeoutMs: 500,
+    customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
+    ...extra,
+  } as CrmConnection;
 }
 
 describe('CiviCrmHttpClient', () => {
@@ -115,7 +122,11 @@ describe('CiviCrmHttpClient', () => {
     expect(Number(request?.headers['content-length'])).toBe(Buffer.byteLength(request?.body ?? ''));
     expect(request?.headers['x-civi-auth']).toBe('Bearer the-api-key');
     expect(JSON.parse(new URLSearchParams(request?.body).get('params') ?? '')).toEqual({
-      values: { file_name: 'minutes & notes.pdf', mime_type: 'application/pdf', content: bytes.toString('base64') },
+      values: {
+        file_name: 'minutes & notes.pdf',
+        mime_type: 'application/pdf',
+        content: bytes.toString('base64'),
+      },
     });
   });
 
@@ -160,10 +171,10 @@ describe('CiviCrmHttpClient', () => {
 
   it.each([
     [401, 'unauthorized'],
-    [403, 'unauthorized'],
-    [500, 'failed'],
+    [403, 'forbidden'],
+    [500, 'rejected'],
     [503, 'failed'],
-  ])('turns HTTP %i into a %s CrmError', async (status, failure) => {
+  ])('turns HTTP %i with CiviCRM’s error envelope into a %s CrmError', async (status, failure) => {
     const raw = await rawServer((_, response) =>
       json(response, status, { error_message: 'DB Error: secret detail' }),
     );
@@ -250,7 +261,21 @@ describe('CiviCrmHttpClient', () => {
     });
   });
 
-  it('turns an APIv3 is_error envelope into a failed CrmError', async () => {
+  it('turns an HTTP 500 page that is not CiviCRM’s envelope into a failed CrmError (an outage)', async () => {
+    const raw = await rawServer((_, response) => {
+      response.writeHead(500, { 'Content-Type': 'text/html' });
+      response.end('<html>Fatal error</html>');
+    });
+    server = raw.server;
+    await expect(new CiviCrmHttpClient(connection(raw.url)).api4('Contact', 'get', {})).rejects.toMatchObject(
+      {
+        failure: 'failed',
+        httpStatus: 500,
+      },
+    );
+  });
+
+  it('turns an APIv3 is_error envelope into a rejected CrmError', async () => {
     const raw = await rawServer((_, response) =>
       json(response, 200, { is_error: 1, error_message: 'not allowed' }),
     );
@@ -258,7 +283,7 @@ describe('CiviCrmHttpClient', () => {
     await expect(
       new CiviCrmHttpClient(connection(raw.url)).api3('Attachment', 'get', {}),
     ).rejects.toMatchObject({
-      failure: 'failed',
+      failure: 'rejected',
     });
   });
 
@@ -271,5 +296,58 @@ describe('CiviCrmHttpClient', () => {
     const url = new URL(raw.seen[0]?.url ?? '', raw.url);
     expect(url.searchParams.get('civiwp')).toBe('CiviCRM');
     expect(url.searchParams.get('q')).toBe('civicrm/ajax/api4/Contact/create');
+  });
+
+  it('keeps the timeout as a deadline for the whole answer, however steadily its body trickles', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    const raw = await rawServer((_, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"values":[');
+      // A byte every 50 ms: each pause is far below the timeout, the whole far above it.
+      trickles.push(setInterval(() => response.write(' '), 50));
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url, { timeoutMs: 300 }));
+    const started = Date.now();
+    try {
+      await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      trickles.forEach(clearInterval);
+    }
+  });
+
+  it('refuses an answer over the size cap and drops its connection', async () => {
+    let closed = false;
+    const raw = await rawServer((_, response) => {
+      response.on('close', () => (closed = true));
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"values":["');
+      // Chunked, so only counting can catch it; far more than the cap, never finished.
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 8; i += 1) response.write(chunk);
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(
+      connection(raw.url, { maxAnswerBytes: 100 * 1024, timeoutMs: 2_000 }),
+    );
+    await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'failed' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(true);
+  });
+
+  it('refuses an answer whose declared length is over the cap without reading it', async () => {
+    const raw = await rawServer((_, response) => {
+      response.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(10 * 1024 * 1024),
+      });
+      response.write('{"values":[');
+    });
+    server = raw.server;
+    const client = new CiviCrmHttpClient(connection(raw.url, { maxAnswerBytes: 1024 * 1024 }));
+    const started = Date.now();
+    await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'failed' });
+    expect(Date.now() - started).toBeLessThan(400);
   });
 });

@@ -36,7 +36,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   constructor(private readonly connection: CrmConnection) {
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
-    // The timeout covers waiting for the answer's headers and every pause in its body.
+    // Each pause is bounded here too; send() adds the deadline for the call as a whole.
     this.pool = new Agent({
       connect: { timeout: connection.timeoutMs },
       headersTimeout: connection.timeoutMs,
@@ -105,27 +105,36 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     if (!isApi3Envelope(body)) throw new CrmError('malformed', call, 'answer is not a v3 envelope');
     // APIv3 answers HTTP 200 even for errors: the envelope says whether the call worked.
     if (body.is_error) {
-      throw new CrmError('rejected', call, `the CRM reported an error: ${oneLine(body.error_message)}`);
+      throw new CrmError('rejected', call, 'the CRM reported an error (is_error)');
     }
     return normalizeV3Values<T>(body.values);
   }
 
+  /**
+   * CRM_TIMEOUT_MS is a deadline for the whole call, retry included: headers and every byte of
+   * the body must arrive within it, so a CRM sending one byte a second cannot keep a request
+   * open. An answer over CRM_MAX_ANSWER_BYTES is not read: the socket is dropped instead.
+   */
   private async send(call: string, url: string, outgoing: Outgoing, retryable: boolean): Promise<unknown> {
     const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.connection.timeoutMs);
     try {
-      const response = await this.requestWithRetry(call, url, outgoing, retryable);
+      const response = await this.requestWithRetry(call, url, outgoing, retryable, deadline.signal);
       const elapsed = Math.round(performance.now() - started);
       this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        const reason = await errorMessageOf(response);
+        // Whether CiviCRM itself answered (its JSON envelope) or something in front of it; its
+        // message is not kept: it can quote the values it refused.
+        const envelope = await isErrorEnvelope(response);
         throw new CrmError(
-          failureForStatus(response.statusCode, reason !== undefined),
+          failureForStatus(response.statusCode, envelope),
           call,
-          `HTTP ${response.statusCode}${reason ? ` (${reason})` : ''}`,
+          `HTTP ${response.statusCode}`,
           response.statusCode,
         );
       }
-      const text = await response.body.text();
+      const text = await this.readAnswer(call, response);
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -136,7 +145,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
         this.logger.warn(error.message);
         throw error;
       }
-      const failure: CrmFailure = isTimeout(error) ? 'timeout' : 'unreachable';
+      const failure: CrmFailure = deadline.signal.aborted || isTimeout(error) ? 'timeout' : 'unreachable';
       const crmError = new CrmError(
         failure,
         call,
@@ -144,7 +153,28 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       );
       this.logger.warn(crmError.message);
       throw crmError;
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The body as text, refusing (and dropping the connection of) an answer over the cap. */
+  private async readAnswer(call: string, response: Dispatcher.ResponseData): Promise<string> {
+    const limit = this.connection.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const tooLarge = () => {
+      response.body.destroy();
+      return new CrmError('failed', call, `answer larger than ${limit} bytes`, response.statusCode);
+    };
+    if (Number(response.headers['content-length'] ?? 0) > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of response.body) {
+      const bytes = chunk as Buffer;
+      received += bytes.byteLength;
+      if (received > limit) throw tooLarge();
+      chunks.push(bytes);
+    }
+    return Buffer.concat(chunks, received).toString('utf8');
   }
 
   private async requestWithRetry(
@@ -152,22 +182,28 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     url: string,
     outgoing: Outgoing,
     retryable: boolean,
+    signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     try {
-      return await this.requestOnce(url, outgoing);
+      return await this.requestOnce(url, outgoing, signal);
     } catch (error) {
-      if (!retryable || isTimeout(error)) throw error;
+      if (!retryable || isTimeout(error) || signal.aborted) throw error;
       this.logger.debug(`${call} network error, retrying once`);
-      return this.requestOnce(url, outgoing);
+      return this.requestOnce(url, outgoing, signal);
     }
   }
 
-  private requestOnce(url: string, outgoing: Outgoing): Promise<Dispatcher.ResponseData> {
+  private requestOnce(
+    url: string,
+    outgoing: Outgoing,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
     return request(url, {
       method: outgoing.method,
       body: outgoing.body,
       headers: { ...this.headers, ...outgoing.headers },
       dispatcher: this.pool,
+      signal,
     });
   }
 }
@@ -182,6 +218,9 @@ interface Outgoing {
 /** The marker of the service's File.create calls that the CiviCRM extension decodes. */
 export const CONTENT_ENCODING_HEADER = 'X-Checkin-Content-Encoding';
 
+/** CRM_MAX_ANSWER_BYTES's default: far above any answer the service asks for. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 /**
@@ -195,7 +234,9 @@ const READ_ACTIONS: ReadonlySet<string> = new Set(['get', 'getFields', 'getActio
  * X-Civi-Auth carries the API key for CiviCRM; when a webserver in front of the CRM demands
  * Basic Auth, Authorization carries that, and CiviCRM (which reads X-Civi-Auth first) ignores it.
  */
-export function authenticationHeaders(connection: CrmConnection): Record<string, string> {
+export function authenticationHeaders(
+  connection: Pick<CrmConnection, 'apiKey' | 'siteKey' | 'basicAuth'>,
+): Record<string, string> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-Requested-With': 'XMLHttpRequest',
@@ -209,35 +250,23 @@ export function authenticationHeaders(connection: CrmConnection): Record<string,
   return headers;
 }
 
-/** Error answers worth reading for their message; a longer body is not CiviCRM's envelope. */
+/** Error answers worth reading; a longer body is not CiviCRM's envelope. */
 const MAX_ERROR_BODY_BYTES = 16_384;
 
-/**
- * CiviCRM's JSON error envelope's message (`error_message`), for the log; undefined when the
- * answer is not that envelope (a PHP error page, a proxy's page), whose text is never kept.
- */
-async function errorMessageOf(response: Dispatcher.ResponseData): Promise<string | undefined> {
+/** Whether an error answer is CiviCRM's JSON error envelope (`error_message`), read and dropped. */
+async function isErrorEnvelope(response: Dispatcher.ResponseData): Promise<boolean> {
   const declared = Number(response.headers['content-length'] ?? 0);
   const type = String(response.headers['content-type'] ?? '');
   if (!type.includes('json') || declared > MAX_ERROR_BODY_BYTES) {
     await response.body.dump();
-    return undefined;
+    return false;
   }
   try {
     const text = await response.body.text();
-    if (text.length > MAX_ERROR_BODY_BYTES) return undefined;
-    const body = JSON.parse(text) as { error_message?: unknown };
-    return typeof body.error_message === 'string' ? oneLine(body.error_message) : '';
+    return text.length <= MAX_ERROR_BODY_BYTES && 'error_message' in (JSON.parse(text) as object);
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-/** A CRM message fit for one log line: no line breaks, bounded. */
-function oneLine(message: unknown): string {
-  return String(message ?? '')
-    .replace(/\s+/g, ' ')
-    .slice(0, 200);
 }
 
 const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([

@@ -57,7 +57,8 @@ const PERMISSION_BY_CALL: Readonly<Record<string, string>> = {
 export function failureForStatus(status: number, envelope: boolean): CrmFailure {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
-  return envelope ? 'rejected' : 'failed';
+  // 503 is maintenance mode: an outage, whatever the body.
+  return envelope && status !== 503 ? 'rejected' : 'failed';
 }
 
 /**

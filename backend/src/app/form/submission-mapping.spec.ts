@@ -7,13 +7,7 @@ import {
   SUBMISSION_ID_FIELD,
 } from '../crm/crm-names';
 import { ACTIVITY_FIELDS, CONTACT_FIELDS, crmNameOf, SUBMITTABLE_FIELDS } from '../fields/field-config';
-import {
-  CHECK_IN_SUBJECT,
-  checkInActivityValues,
-  fromCrmDateTime,
-  splitSubmission,
-  toCrmDateTime,
-} from './submission-mapping';
+import { CHECK_IN_SUBJECT, checkInActivityValues, splitSubmission } from './submission-mapping';
 
 const activity = (field: string) => `Check_in_data__organizing_.${field}`;
 const organization = (field: string) => `${CONTACT_CUSTOM_GROUP}.${field}`;
@@ -115,7 +109,7 @@ describe('splitSubmission', () => {
 });
 
 describe('checkInActivityValues', () => {
-  const at = new Date('2026-11-21T14:05:09.654Z');
+  const at = '2026-11-21 14:05:09';
 
   it('builds one completed check-in from the person to the organization, values as an object', () => {
     const values = checkInActivityValues({
@@ -148,20 +142,5 @@ describe('checkInActivityValues', () => {
     });
     expect(values['source_contact_id']).toBe(102);
     expect(values[SUBMISSION_ID_FIELD]).toBe('a');
-  });
-});
-
-describe('CRM date-times', () => {
-  it('writes UTC as YYYY-MM-DD HH:MM:SS', () => {
-    expect(toCrmDateTime(new Date('2026-01-02T03:04:05.999Z'))).toBe('2026-01-02 03:04:05');
-  });
-
-  it('reads a written date-time back as the same instant in ISO 8601', () => {
-    const at = new Date('2026-11-21T14:05:09Z');
-    expect(fromCrmDateTime(toCrmDateTime(at))).toBe('2026-11-21T14:05:09.000Z');
-  });
-
-  it('passes through a value that is not a CRM date-time', () => {
-    expect(fromCrmDateTime('soon')).toBe('soon');
   });
 });

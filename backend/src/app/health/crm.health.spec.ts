@@ -1,4 +1,5 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
+import type { AppConfig } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { CrmError, type CrmFailure } from '../crm/crm-errors';
 import { CrmHealthIndicator } from './crm.health';
@@ -31,7 +32,9 @@ describe('CrmHealthIndicator', () => {
 
   beforeEach(() => {
     crm = new FakeCrm();
-    indicator = new CrmHealthIndicator(new HealthIndicatorService(), crm);
+    indicator = new CrmHealthIndicator(new HealthIndicatorService(), crm, {
+      readyProbeCacheMs: 0,
+    } as AppConfig);
   });
 
   it('is up after one cheap read: Contact.get, id only, one row', async () => {
@@ -62,5 +65,19 @@ describe('CrmHealthIndicator', () => {
   it('lets a programming error through instead of calling it an outage', async () => {
     crm.failure = new TypeError('cannot read properties of undefined');
     await expect(indicator.isReachable()).rejects.toThrow(TypeError);
+  });
+
+  it('shares one readiness probe between every caller for READY_PROBE_CACHE_MS', async () => {
+    const shared = new CrmHealthIndicator(new HealthIndicatorService(), crm, {
+      readyProbeCacheMs: 200,
+    } as AppConfig);
+    const results = await Promise.all(Array.from({ length: 500 }, () => shared.sharedReachability()));
+    expect(results.every((result) => result['crm']?.status === 'up')).toBe(true);
+    expect(await shared.sharedReachability()).toEqual({ crm: { status: 'up' } });
+    expect(crm.calls).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    crm.failure = 'unreachable';
+    expect((await shared.sharedReachability())['crm']?.status).toBe('down');
+    expect(crm.calls).toHaveLength(2);
   });
 });

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { appConfig, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { crmDown } from './dependency-failure';
 
@@ -12,11 +13,27 @@ import { crmDown } from './dependency-failure';
 export class CrmHealthIndicator {
   private readonly logger = new Logger('Health');
   private lastStatus?: 'up' | 'down';
+  private sharedProbe?: { result: Promise<HealthIndicatorResult>; at: number };
 
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Readiness as every caller within READY_PROBE_CACHE_MS shares it: one CRM call however many
+   * probes (or attackers) ask, and probes arriving while it runs wait for the same answer.
+   */
+  sharedReachability(): Promise<HealthIndicatorResult> {
+    if (this.config.readyProbeCacheMs <= 0) return this.isReachable();
+    const now = Date.now();
+    const shared = this.sharedProbe;
+    if (shared && now - shared.at < this.config.readyProbeCacheMs) return shared.result;
+    const result = this.isReachable();
+    this.sharedProbe = { result, at: now };
+    return result;
+  }
 
   async isReachable(key = 'crm'): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check(key);

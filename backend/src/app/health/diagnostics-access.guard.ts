@@ -3,8 +3,10 @@ import { AdminKeyGuard } from '../auth/secret-key.guard';
 import { appConfig, type AppConfig } from '../config/app-config';
 
 /**
- * Decision 17: in production the diagnostic route shows the CRM's configuration and a
- * contact's relationships only to a caller with `X-Admin-Key`; elsewhere it is open.
+ * Decision 17: the diagnostic route shows the CRM's configuration and a contact's
+ * relationships only to a caller with `X-Admin-Key` whenever the service runs against a CRM
+ * (production or not: a development instance pointed at a real CRM holds real people). Stub
+ * mode, with only demo data, stays open.
  */
 @Injectable()
 export class DiagnosticsAccessGuard implements CanActivate {
@@ -13,7 +15,7 @@ export class DiagnosticsAccessGuard implements CanActivate {
     private readonly adminKey: AdminKeyGuard,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    return !this.config.production || this.adminKey.canActivate(context);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    return this.config.stubMode || this.adminKey.canActivate(context);
   }
 }

@@ -10,6 +10,7 @@ import { READS_THROTTLER } from '../rate-limit/reads-throttler.guard';
 import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
 import { CrmHealthIndicator } from './crm.health';
 import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
+import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
 import { DiagnosticsQuery } from './diagnostics.query';
 import { HealthCheckFailureFilter } from './health-check-failure.filter';
 import { RedisHealthIndicator } from './redis.health';
@@ -18,8 +19,9 @@ import { RedisHealthIndicator } from './redis.health';
  * Decision 17. `live`: the process answers (no CRM call, so a CRM outage never restarts it).
  * `ready`: the CRM (and Redis, when configured) answer, so a load balancer sends traffic only
  * to instances that can serve it. The bare route: the spec's diagnostics, behind the admin key
- * in production. Every answer is Terminus's body; 503 when something is down. Probes are not
- * counted against the read limit, so a load balancer never locks itself out.
+ * whenever a CRM is configured. Every answer is Terminus's body; 503 when something is down.
+ * Probes are not counted against the read limit, so a load balancer never locks itself out;
+ * `ready` has its own, far higher, per-address limit and shares one CRM probe between callers.
  */
 @Controller('api/health')
 @UseFilters(HealthCheckFailureFilter)
@@ -40,9 +42,10 @@ export class HealthController {
 
   @Get('ready')
   @SkipThrottle({ [READS_THROTTLER]: true })
+  @UseGuards(ReadyProbeLimitGuard)
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
-    return this.health.check(this.readinessChecks());
+    return this.health.check([() => this.crm.sharedReachability(), ...this.redisCheck()]);
   }
 
   @Get()
@@ -60,6 +63,10 @@ export class HealthController {
   }
 
   private readinessChecks(): HealthIndicatorFunction[] {
-    return [() => this.crm.isReachable(), ...(this.redis.configured ? [() => this.redis.isReachable()] : [])];
+    return [() => this.crm.isReachable(), ...this.redisCheck()];
+  }
+
+  private redisCheck(): HealthIndicatorFunction[] {
+    return this.redis.configured ? [() => this.redis.isReachable()] : [];
   }
 }

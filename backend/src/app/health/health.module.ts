@@ -4,6 +4,7 @@ import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
 import { CrmHealthIndicator } from './crm.health';
 import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
 import { HealthController } from './health.controller';
+import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
 import { RedisHealthIndicator } from './redis.health';
 
 /**
@@ -14,6 +15,12 @@ import { RedisHealthIndicator } from './redis.health';
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
-  providers: [CrmHealthIndicator, CrmDiagnosticsIndicator, RedisHealthIndicator, DiagnosticsAccessGuard],
+  providers: [
+    CrmHealthIndicator,
+    CrmDiagnosticsIndicator,
+    RedisHealthIndicator,
+    DiagnosticsAccessGuard,
+    ReadyProbeLimitGuard,
+  ],
 })
 export class HealthModule {}

@@ -5,6 +5,9 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
 const MINUTE_MS = 60_000;
 
+/** Readiness probes per address: a probe a second is 60; a flood is thousands. */
+export const READY_PROBES_PER_MINUTE = 120;
+
 /**
  * The per-contact and per-address limits of decision 15 that depend on who the caller is
  * (known only after the checksum or the multipart body is read). The plain per-address read
@@ -25,21 +28,51 @@ export class RateLimitService {
     await this.consume(`upload:${contactId}`, this.config.rateLimits.uploadsPerMinute, MINUTE_MS);
   }
 
-  /** Refuses a checksum check from an address that failed too often (guessing). */
-  async assertChecksumAttemptsLeft(clientAddress: string): Promise<void> {
-    const { checksumFailures } = this.config.rateLimits;
-    const window = await this.store.peek(`checksum-failures:${clientAddress}`);
-    if (window.count >= checksumFailures) throw Errors.rateLimited(retryAfterSeconds(window.resetInMs));
+  async consumeReadyProbe(clientAddress: string): Promise<void> {
+    await this.consume(`ready:${clientAddress}`, READY_PROBES_PER_MINUTE, MINUTE_MS);
   }
 
-  async recordChecksumFailure(clientAddress: string): Promise<void> {
-    await this.store.hit(`checksum-failures:${clientAddress}`, this.config.rateLimits.checksumWindowMs);
+  /** Upload requests per client address, counted before a byte of the body is read. */
+  async consumeUploadRequest(clientAddress: string): Promise<void> {
+    await this.consume(
+      `upload-requests:${clientAddress}`,
+      this.config.rateLimits.uploadRequestsPerMinute,
+      MINUTE_MS,
+    );
+  }
+
+  /**
+   * Counts an attempt at a secret (a checksum, the staff or the admin key) from an address
+   * before it is checked, and refuses it once the address has used up its failures. Counting
+   * first means concurrent guesses cannot all pass a check made before any of them failed;
+   * the caller gives the attempt back with releaseAttempt when it succeeds.
+   */
+  async reserveAttempt(kind: SecretKind, clientAddress: string): Promise<void> {
+    const { checksumFailures, checksumWindowMs } = this.config.rateLimits;
+    const window = await this.store.hit(attemptKey(kind, clientAddress), checksumWindowMs);
+    if (window.count > checksumFailures) throw Errors.rateLimited(retryAfterSeconds(window.resetInMs));
+  }
+
+  /** The reserved attempt was no guess (it succeeded, or the CRM could not say). */
+  async releaseAttempt(kind: SecretKind, clientAddress: string): Promise<void> {
+    await this.store.release(attemptKey(kind, clientAddress));
   }
 
   private async consume(key: string, limit: number, windowMs: number): Promise<void> {
     const window = await this.store.hit(key, windowMs);
     if (window.count > limit) throw Errors.rateLimited(retryAfterSeconds(window.resetInMs));
   }
+}
+
+/**
+ * Secrets whose failures are counted per address, each on its own counter: an admin making
+ * preview links must not be locked out by owners' mistakes on a shared address, nor owners by
+ * the admin's.
+ */
+export type SecretKind = 'checksum' | 'preview-checksum' | 'staff-key' | 'admin-key';
+
+function attemptKey(kind: SecretKind, clientAddress: string): string {
+  return kind === 'checksum' ? `checksum-failures:${clientAddress}` : `${kind}-failures:${clientAddress}`;
 }
 
 function retryAfterSeconds(resetInMs: number): number {

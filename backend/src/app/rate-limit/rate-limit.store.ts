@@ -7,6 +7,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /** The count in the current window, without counting. */
   peek(key: string): Promise<WindowCount>;
+  /** Takes back one hit of the current window (a reserved attempt that turned out fine). */
+  release(key: string): Promise<void>;
 }
 
 export interface WindowCount {
@@ -39,6 +41,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const window = this.windows.get(key);
     if (!window || window.resetAt <= now) return { count: 0, resetInMs: 0 };
     return { count: window.count, resetInMs: window.resetAt - now };
+  }
+
+  async release(key: string): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.resetAt > this.now() && window.count > 0) window.count -= 1;
   }
 
   /** Drops expired windows now and then, so memory stays bounded by live clients. */

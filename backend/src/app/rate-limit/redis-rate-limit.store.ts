@@ -21,6 +21,13 @@ end
 return {count, ttl}
 `;
 
+/** Takes one back from a live counter; never below zero, never on an expired key. */
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 /**
  * Fixed-window counters in Redis, shared by every instance of the service: INCR, PEXPIRE on
  * the first hit, PTTL for the time left. A Redis failure refuses the request (503) instead of
@@ -42,6 +49,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     );
     if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
     return { count: Number(count), resetInMs: ttl };
+  }
+
+  async release(key: string): Promise<void> {
+    await this.guarded(() => this.redis.eval(RELEASE_SCRIPT, 1, redisKey(key)));
   }
 
   private async guarded<T>(command: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { TEST_ADMIN_KEY, TEST_STAFF_KEY } from '../../support/test-app';
+import { TEST_ADMIN_KEY, TEST_RECEIPT_KEY, TEST_STAFF_KEY } from '../../support/test-app';
 
 /**
  * The built service (dist/backend/main.js) and the built CRM emulator (dist/backend/emulator.js),
@@ -55,6 +55,7 @@ export async function startBuiltService(
       CRM_API_KEY: crm.apiKey,
       STAFF_REPORT_KEY: TEST_STAFF_KEY,
       ADMIN_KEY: TEST_ADMIN_KEY,
+      UPLOAD_RECEIPT_KEY: TEST_RECEIPT_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,17 +1,19 @@
 import { HttpClient, type HttpEvent, HttpEventType } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import type {
-  FileValue,
-  FormDataPayload,
-  OwnerLinkParams,
-  SubmitRequest,
-  SubmitResponse,
-  UploadResponse,
+import {
+  type FileValue,
+  type FormDataPayload,
+  ownerDataUrl,
+  type OwnerLinkParams,
+  type SubmitRequest,
+  type SubmitResponse,
+  type UploadResponse,
 } from '@checkin/contract';
 import { filter, map, type Observable } from 'rxjs';
 import { toApiError } from '../core/api-error.interceptor';
 import { isFileValue } from '../core/value-format';
 import { ownerLinkQuery } from '../core/link-params';
+import { PreloadedData } from '../core/preloaded-data';
 
 /**
  * The owner form's calls: GET /api/data, POST /api/submit and POST /api/upload. Failures arrive
@@ -34,9 +36,13 @@ export type UploadEvent =
 @Injectable({ providedIn: 'root' })
 export class FormApi {
   private readonly http = inject(HttpClient);
+  private readonly preloaded = inject(PreloadedData);
 
   loadData(link: OwnerLinkParams): Observable<FormDataPayload> {
-    return this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) });
+    return (
+      this.preloaded.take<FormDataPayload>(ownerDataUrl('/api/data', link)) ??
+      this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) })
+    );
   }
 
   submit(request: SubmitRequest): Observable<SubmitResponse> {

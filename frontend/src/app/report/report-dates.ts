@@ -1,4 +1,4 @@
-import { calendarDateParts } from '../core/value-format';
+import { calendarDateParts, calendarDay } from '../core/value-format';
 
 /**
  * Calendar arithmetic for the report's header, charts and timeline. Dates are handled as
@@ -7,6 +7,9 @@ import { calendarDateParts } from '../core/value-format';
  */
 
 const MS_PER_DAY = 86_400_000;
+/** One second as a fraction of a day. */
+export const SECOND_IN_DAYS = 1 / 86_400;
+const TIME_OF_DAY = /[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 
 /** "March 2022" for a CRM date or date-time. */
 export function formatMonthYear(text: string, locale: string): string {
@@ -27,6 +30,19 @@ export function formatMonthSpan(earliest: string, latest: string, locale: string
 /** A calendar day as a date in the given style ("March 8, 2025", "Mar 2025", "2025"...). */
 export function formatCalendarDay(day: number, locale: string, options: Intl.DateTimeFormatOptions): string {
   return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(day * MS_PER_DAY);
+}
+
+/**
+ * A CRM date or date-time as days since 1970-01-01: its calendar day, plus its wall-clock time
+ * of day as a fraction. The time is read as written (no time zone), like the day.
+ */
+export function dayAndTime(text: string): number | null {
+  const day = calendarDay(text);
+  if (day === null) return null;
+  const time = TIME_OF_DAY.exec(text.slice(10));
+  if (!time) return day;
+  const seconds = Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3] ?? 0);
+  return day + seconds * SECOND_IN_DAYS;
 }
 
 /** The calendar day of a date's local year, month and day: what "today" means to the reader. */

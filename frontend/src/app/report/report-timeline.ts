@@ -29,7 +29,13 @@ import type { TimelineView } from './timeline';
         @for (lane of timeline().lanes; track lane.rank) {
           <li class="lane">
             <h3 class="lane-title">Stage {{ lane.rank }}: {{ lane.title }}</h3>
-            <ul class="rows">
+            @if (lane.markers.length === 0) {
+              <p class="row empty-lane">
+                <span class="row-label">No dates yet</span>
+                <span class="track" aria-hidden="true"></span>
+              </p>
+            }
+            <ul class="rows" [hidden]="lane.markers.length === 0">
               @for (marker of lane.markers; track marker.fieldName) {
                 <li class="row">
                   <span class="row-label" aria-hidden="true">{{ marker.label }}</span>
@@ -127,6 +133,21 @@ import type { TimelineView } from './timeline';
       position: relative;
       height: 2.5rem;
       margin: 0 0.75rem;
+    }
+    .empty-lane {
+      margin: 0;
+    }
+    .empty-lane .row-label {
+      font-style: italic;
+    }
+    /* An empty lane's track is drawn dashed: the stage is on the picture, with nothing on it yet. */
+    .empty-lane .track::before {
+      content: '';
+      position: absolute;
+      left: -0.75rem;
+      right: -0.75rem;
+      top: 50%;
+      border-top: 2px dashed var(--color-border);
     }
     .rows .track::before {
       content: '';

@@ -152,20 +152,39 @@ describe('buildReportView: trends', () => {
     expect(fieldOf(report, 'Market_study_status').trend).toBeNull();
   });
 
-  it('counts two answers of the same day as one point, the later one', () => {
-    // Y1_Q1_Sales was answered twice on April 10, 2026: one point, so no chart.
-    expect(fieldOf(reportFixture(), 'Y1_Q1_Sales').trend).toBeNull();
-    expect(
-      trendPoints([
-        { value: 615400, date: '2026-04-10T12:00:00', activityId: 21 },
-        { value: 612000, date: '2026-04-10T08:00:00', activityId: 20 },
-        { value: 'n/a', date: '2025-07-08T12:00:00', activityId: 18 },
-        { value: '598000', date: '2025-01-08T12:00:00', activityId: 17 },
-      ]),
-    ).toEqual([
-      { day: Date.UTC(2025, 0, 8) / 86_400_000, value: 598000 },
-      { day: Date.UTC(2026, 3, 10) / 86_400_000, value: 615400 },
+  it('draws a chart for two answers given on one day, as two points in the order they were given', () => {
+    // Y1_Q1_Sales was answered twice on April 10, 2026, at the very same time.
+    const trend = fieldOf(reportFixture(), 'Y1_Q1_Sales').trend;
+
+    expect(trend?.points.map((point) => point.value)).toEqual([612000, 615400]);
+    expect(trend?.summary).toBe(
+      'Year 1, Q1: sales: 2 points from April 10, 2026 ($612,000.00) to April 10, 2026 ($615,400.00).',
+    );
+  });
+
+  it('keeps every numeric answer as its own point, ordered by time within a day', () => {
+    const day = (year: number, month: number, date: number) => Date.UTC(year, month - 1, date) / 86_400_000;
+    const points = trendPoints([
+      { value: 615400, date: '2026-04-10T12:00:00', activityId: 21 },
+      { value: 612000, date: '2026-04-10T08:00:00', activityId: 20 },
+      { value: 'n/a', date: '2025-07-08T12:00:00', activityId: 18 },
+      { value: '598000', date: '2025-01-08T12:00:00', activityId: 17 },
     ]);
+
+    expect(points.map((point) => point.value)).toEqual([598000, 612000, 615400]);
+    expect(points[0]?.day).toBe(day(2025, 1, 8) + 0.5);
+    expect(points[1]?.day).toBe(day(2026, 4, 10) + 8 / 24);
+    expect(points[2]?.day).toBe(day(2026, 4, 10) + 0.5);
+  });
+
+  it('keeps two answers with the very same time apart, the older (lower id) first', () => {
+    const points = trendPoints([
+      { value: 2, date: '2026-04-10 12:00:00', activityId: 21 },
+      { value: 1, date: '2026-04-10 12:00:00', activityId: 20 },
+    ]);
+
+    expect(points.map((point) => point.value)).toEqual([1, 2]);
+    expect(points[1]!.day - points[0]!.day).toBeCloseTo(1 / 86_400, 9);
   });
 
   it('places points on their calendar day whatever the time zone', () => {
@@ -174,7 +193,7 @@ describe('buildReportView: trends', () => {
       { value: 1, date: '2023-12-31T00:01:00', activityId: 1 },
     ]);
 
-    expect(first?.day).toBe(Date.UTC(2023, 11, 31) / 86_400_000);
+    expect(Math.floor(first?.day ?? 0)).toBe(Date.UTC(2023, 11, 31) / 86_400_000);
   });
 
   it('labels the axes compactly in the field’s format', () => {

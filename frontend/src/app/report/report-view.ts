@@ -6,8 +6,8 @@ import {
   type ReportPayload,
   type StageRank,
 } from '@checkin/contract';
-import { calendarDay, formatDate, formatValue, toNumber } from '../core/value-format';
-import { formatCalendarDay, formatMonthSpan } from './report-dates';
+import { formatDate, formatValue, toNumber } from '../core/value-format';
+import { dayAndTime, formatCalendarDay, formatMonthSpan, SECOND_IN_DAYS } from './report-dates';
 
 /**
  * What the report page shows, derived from the API's ReportPayload: the header's counts, the
@@ -53,13 +53,16 @@ export interface EntryView {
 }
 
 export interface TrendPoint {
-  /** Calendar day of the check-in (days since 1970-01-01). */
+  /**
+   * When the answer was given, in days since 1970-01-01: the calendar day plus the time of day as
+   * a fraction, so two check-ins on one day are two points, in the order they were made.
+   */
   day: number;
   value: number;
 }
 
 export interface TrendView {
-  /** Oldest first; one point per day (the day's latest answer). */
+  /** Oldest first; one point per numeric answer. */
   points: TrendPoint[];
   minLabel: string;
   maxLabel: string;
@@ -158,18 +161,24 @@ function entryView(
 }
 
 /**
- * The numeric answers as a series, oldest first. Two answers on the same day (a resubmission)
- * are one point, the later answer's, since a chart cannot tell them apart.
+ * The numeric answers as a series, oldest first, one point per answer (spec: two numeric points
+ * give a chart). Answers on the same day are placed by their time; two with the very same time
+ * keep the CRM's order (newest first, by id) and sit a second apart, so none hides another.
  */
 export function trendPoints(entries: readonly FieldHistoryEntry[]): TrendPoint[] {
-  const byDay = new Map<number, number>();
-  for (const entry of entries) {
-    const day = calendarDay(entry.date);
+  const points: Array<TrendPoint & { order: number }> = [];
+  entries.forEach((entry, index) => {
+    const day = dayAndTime(entry.date);
     const value = toNumber(entry.value);
-    // Entries are newest first: the first answer seen for a day is that day's latest.
-    if (day !== null && value !== null && !byDay.has(day)) byDay.set(day, value);
-  }
-  return [...byDay].map(([day, value]) => ({ day, value })).sort((a, b) => a.day - b.day);
+    if (day !== null && value !== null) points.push({ day, value, order: -index });
+  });
+  points.sort((a, b) => a.day - b.day || a.order - b.order);
+  let previous = -Infinity;
+  return points.map(({ day, value }) => {
+    const placed = Math.max(day, previous + SECOND_IN_DAYS);
+    previous = placed;
+    return { day: placed, value };
+  });
 }
 
 function trendOf(
@@ -184,7 +193,8 @@ function trendOf(
   const values = points.map((point) => point.value);
   const [min, max] = [Math.min(...values), Math.max(...values)];
   const format = (value: number) => formatValue(value, field, options);
-  const formatDay = (day: number) => formatCalendarDay(day, options.locale, { dateStyle: 'long' });
+  const formatDay = (day: number) =>
+    formatCalendarDay(Math.floor(day), options.locale, { dateStyle: 'long' });
   return {
     points,
     minLabel: format(min),
@@ -194,7 +204,7 @@ function trendOf(
       `to ${formatDay(last.day)} (${format(last.value)}).`,
     xTicks: [first.day, last.day],
     yTicks: min === max ? [min] : [min, max],
-    formatX: (day) => formatCalendarDay(day, options.locale, { month: 'short', year: 'numeric' }),
+    formatX: (day) => formatCalendarDay(Math.floor(day), options.locale, { month: 'short', year: 'numeric' }),
     formatY: (value) => compactValue(value, field, options),
   };
 }

@@ -15,21 +15,37 @@ function timeline(report: ReportPayload = reportFixture(), today = LATER_TODAY):
 }
 
 describe('buildTimeline', () => {
-  it('has one lane per stage rank with dates, in rank order, each with its fields’ latest dates', () => {
+  it('has one lane per stage rank 1–5, in rank order, each with its fields’ latest dates', () => {
     const view = timeline();
 
     expect(view.lanes.map((lane) => [lane.rank, lane.title])).toEqual([
       [1, 'Organizing'],
       [2, 'Feasibility'],
+      [3, 'Business planning'],
       [4, 'Capitalization'],
       [5, 'Open'],
     ]);
     expect(view.lanes.map((lane) => lane.markers.map((marker) => [marker.label, marker.dateLabel]))).toEqual([
       [['Date of the first public meeting', 'March 19, 2022']],
       [['Market study completed on', 'September 1, 2023']],
+      // Stage 3's date field has no answer: its lane stays, empty.
+      [],
       [['Capital campaign launched on', 'June 15, 2024']],
       [['Date opened', 'March 8, 2025']],
     ]);
+  });
+
+  it('keeps a lane for a stage whose section is missing, named by its stage option', () => {
+    const report = reportFixture();
+    report.sections = report.sections.filter((section) => section.rank !== 2);
+
+    const lane = timeline(report).lanes.find((candidate) => candidate.rank === 2);
+
+    expect(lane).toEqual({
+      rank: 2,
+      title: report.stages.find((stage) => stage.rank === 2)?.label,
+      markers: [],
+    });
   });
 
   it('runs the axis from the earliest date to the latest, placing each date by its calendar day', () => {

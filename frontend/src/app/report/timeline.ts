@@ -4,7 +4,7 @@ import { firstDayOfYear, formatCalendarDay, isoDateOfDay, yearOfDay } from './re
 
 /**
  * The timeline over the date fields of the stage sections (spec, Report page): one lane per
- * stage rank that has dates, each field's latest date as a marker, an axis from the earliest
+ * stage rank 1–5, each field's latest date as a marker, an axis from the earliest
  * date to the later of the latest date and Date_Opened, Date_Opened emphasized, and today marked
  * when it falls on the axis. Positions are percentages of the axis, computed from calendar days,
  * so no time zone moves a marker.
@@ -23,6 +23,7 @@ export interface TimelineView {
 export interface TimelineLane {
   rank: StageRank;
   title: string;
+  /** Empty for a stage with no date answered yet: its lane is still drawn, and says so. */
   markers: TimelineMarker[];
 }
 
@@ -52,6 +53,7 @@ export interface TimelineLine {
 /** Named by the spec: the opening date is emphasized and always on the axis. */
 export const DATE_OPENED_FIELD = 'Date_Opened';
 const MAX_YEAR_TICKS = 8;
+const STAGE_LANE_RANKS: readonly StageRank[] = [1, 2, 3, 4, 5];
 const CAPTION_FLIP_POSITION = 55;
 
 interface DatedField {
@@ -59,13 +61,18 @@ interface DatedField {
   day: number;
 }
 
-/** Null when no date field of the stage sections has an answer. */
+/**
+ * Null when no date field of the stage sections has an answer. Otherwise every stage rank 1–5
+ * has its lane, dated or not, so the picture of progress keeps its shape from one check-in to
+ * the next (spec: one lane per stage rank).
+ */
 export function buildTimeline(report: ReportPayload, today: number, locale: string): TimelineView | null {
-  const lanes = report.sections
-    .filter((section) => section.rank >= 1)
-    .sort((a, b) => a.rank - b.rank)
-    .map((section) => ({ section, dated: datedFields(section.fields, report) }))
-    .filter(({ dated }) => dated.length > 0);
+  const lanes = STAGE_LANE_RANKS.map((rank) => {
+    const section = report.sections.find((candidate) => candidate.rank === rank);
+    const title =
+      section?.title ?? report.stages.find((stage) => stage.rank === rank)?.label ?? `Stage ${rank}`;
+    return { rank, title, dated: section ? datedFields(section.fields, report) : [] };
+  });
   const days = lanes.flatMap(({ dated }) => dated.map((item) => item.day));
   if (days.length === 0) return null;
 
@@ -76,9 +83,9 @@ export function buildTimeline(report: ReportPayload, today: number, locale: stri
   const longDate = (day: number) => formatCalendarDay(day, locale, { dateStyle: 'long' });
 
   return {
-    lanes: lanes.map(({ section, dated }) => ({
-      rank: section.rank,
-      title: section.title,
+    lanes: lanes.map(({ rank, title, dated }) => ({
+      rank,
+      title,
       markers: dated.map(({ field, day }) => marker(field, day, position(day), longDate(day))),
     })),
     startLabel: longDate(start),

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -8,7 +8,16 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Api4Error, type CiviCrmModel, WRITE_ACTIONS } from '../in-memory/civicrm-model';
+import {
+  ALL_PERMISSIONS,
+  ANONYMOUS_USER,
+  Api4Error,
+  type ApiUser,
+  type CiviCrmModel,
+  type CiviCrmVersion,
+  CrmFatalError,
+  WRITE_ACTIONS,
+} from '../in-memory/civicrm-model';
 import { createDemoModel } from '../in-memory/demo-data';
 
 /**
@@ -22,6 +31,24 @@ import { createDemoModel } from '../in-memory/demo-data';
 
 export const DEFAULT_EMULATOR_API_KEY = 'emulator-api-key';
 
+/** The back-office login the emulator accepts unless told otherwise (as the test CiviCRM's). */
+export const DEFAULT_EMULATOR_LOGIN = { username: 'admin', password: 'admin123pass' } as const;
+
+/** The header the service marks base64 File.create content with (the extension decodes it). */
+export const CONTENT_ENCODING_HEADER = 'x-checkin-content-encoding';
+
+/** Standalone's session cookie. */
+export const SESSION_COOKIE = 'SESSCIVISO';
+
+/** A back-office user who can log in (Standalone's User.login). */
+export interface EmulatorLogin {
+  username: string;
+  password: string;
+  /** Default: every permission (the admin role). */
+  permissions?: readonly string[];
+  contactId?: number;
+}
+
 export interface CiviCrmEmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -31,7 +58,20 @@ export interface CiviCrmEmulatorOptions {
   siteKey?: string;
   /** When set, a webserver in front demands this Basic Auth before CiviCRM sees anything. */
   basicAuth?: { user: string; password: string };
-  /** Defaults to a fresh model with the demo data (createDemoModel()). */
+  /**
+   * Further API keys and their users' permissions (the `apiKey` above is an administrator);
+   * e.g. a minimal API user to test permission refusals.
+   */
+  apiUsers?: Record<string, { permissions: readonly string[]; contactId?: number }>;
+  /** Who may log in at User.login (default: DEFAULT_EMULATOR_LOGIN, an administrator). */
+  logins?: readonly EmulatorLogin[];
+  /** For the default model: the release to imitate (default '6.14'). */
+  civicrmVersion?: CiviCrmVersion;
+  /** For the default model: whether the repository's extension is installed (default true). */
+  extensionInstalled?: boolean;
+  /** For the default model: the CRM's time zone, IANA (default 'UTC'). */
+  timeZone?: string;
+  /** Defaults to a fresh model with the demo data, built with the three options above. */
   model?: CiviCrmModel;
   latencyMs?: number;
   /** Keep only the newest this many recorded calls (default: every call), for long runs. */
@@ -70,7 +110,19 @@ export interface EmulatorFault {
 }
 
 type Route =
-  { kind: 'api4'; entity: string; action: string } | { kind: 'batch' } | { kind: 'v3' } | { kind: 'file' };
+  | { kind: 'api4'; entity: string; action: string }
+  | { kind: 'batch' }
+  | { kind: 'v3' }
+  | { kind: 'file' }
+  | { kind: 'checkinFile'; id: string | null }
+  | { kind: 'page' };
+
+/** Who a request acts as, after authx and the session. */
+type Identity =
+  | { kind: 'key'; user: ApiUser }
+  | { kind: 'session'; user: ApiUser }
+  | { kind: 'anonymous'; user: ApiUser }
+  | { kind: 'refused'; reply: Reply };
 
 interface Reply {
   status: number;
@@ -97,6 +149,8 @@ export class CiviCrmEmulator {
   readonly port: number;
   private faults: EmulatorFault[] = [];
   private latencyMs: number;
+  /** Logged-in sessions: cookie value → user. */
+  private readonly sessions = new Map<string, ApiUser>();
   private readonly sleeps = new Set<PendingSleep>();
   private stopped = false;
 
@@ -121,7 +175,16 @@ export class CiviCrmEmulator {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
     });
-    const emulator = new CiviCrmEmulator(server, options.model ?? createDemoModel(), {
+    const model =
+      options.model ??
+      createDemoModel({
+        ...(options.civicrmVersion ? { civicrmVersion: options.civicrmVersion } : {}),
+        ...(options.extensionInstalled === undefined
+          ? {}
+          : { extensionInstalled: options.extensionInstalled }),
+        ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+      });
+    const emulator = new CiviCrmEmulator(server, model, {
       ...options,
       apiKey: options.apiKey ?? DEFAULT_EMULATOR_API_KEY,
     });
@@ -173,9 +236,10 @@ export class CiviCrmEmulator {
     this.faults = [];
   }
 
-  /** Back to the seeded data, no calls, no faults, the latency it started with. */
+  /** Back to the seeded data, no calls, no faults, no sessions, the latency it started with. */
   reset(): void {
     this.model.reset();
+    this.sessions.clear();
     this.clearCalls();
     this.clearFaults();
     this.latencyMs = this.options.latencyMs ?? 0;
@@ -187,7 +251,9 @@ export class CiviCrmEmulator {
     const url = new URL(request.url ?? '/', 'http://emulator.invalid');
     const route = matchRoute(url.pathname);
     if (!route) return this.send(response, text(404, 'Not Found'));
-    if (route.kind === 'file') return this.send(response, this.serveFile(request, url));
+    if (route.kind === 'file' || route.kind === 'checkinFile' || route.kind === 'page') {
+      return this.send(response, this.servePage(route, request, url));
+    }
 
     const body = await readBody(request);
     if (body === undefined) return this.send(response, text(413, 'Payload Too Large'));
@@ -207,53 +273,139 @@ export class CiviCrmEmulator {
   }
 
   private answer(route: Route, request: IncomingMessage, form: Form): Reply {
-    const refused = this.checkGates(request.headers);
+    const identity = this.identify(request.headers);
+    if (identity.kind === 'refused') return identity.reply;
+    // The anti-CSRF gate guards cookie and anonymous calls; a bearer key passes without it.
+    const csrf = identity.kind !== 'key' && header(request.headers, 'x-requested-with') !== 'XMLHttpRequest';
     if (route.kind === 'v3') {
-      if (refused?.kind === 'csrf') return v3Json({ is_error: 1, error_message: refused.message });
-      return refused ? refused.reply : this.answerV3(request, form);
+      if (csrf) return v3Json({ is_error: 1, error_message: CSRF_MESSAGE });
+      return this.answerV3(request, form, identity.user);
     }
-    if (refused) return refused.reply;
-    return route.kind === 'api4'
-      ? this.answerApi4(request.method ?? 'GET', route.entity, route.action, form)
-      : this.answerBatch(request.method ?? 'GET', form);
+    if (csrf) return json(400, { error_code: 400, error_message: `${CSRF_MESSAGE}, eg. CRM.api4().` });
+    const method = request.method ?? 'GET';
+    if (route.kind === 'api4') {
+      if (route.entity === 'User' && route.action === 'login') return this.login(method, form);
+      const context = {
+        user: identity.user,
+        contentEncoding: header(request.headers, CONTENT_ENCODING_HEADER),
+      };
+      return this.answerApi4(method, route.entity, route.action, form, context);
+    }
+    return this.answerBatch(method, form, identity.user);
   }
 
-  /** The gates in CiviCRM's order: webserver Basic Auth, authx, site key, anti-CSRF header. */
-  private checkGates(
-    headers: IncomingHttpHeaders,
-  ): { kind: 'auth' | 'csrf'; reply: Reply; message: string } | undefined {
-    const { basicAuth, apiKey, siteKey } = this.options;
+  /**
+   * Who the request acts as, after the gates in CiviCRM's order: webserver Basic Auth, authx
+   * (X-Civi-Auth; a wrong or malformed credential is a 401 even where a session exists), site
+   * key, then the session cookie. No credential at all is an anonymous call, not a refusal.
+   */
+  private identify(headers: IncomingHttpHeaders): Identity {
+    const { basicAuth, siteKey } = this.options;
     if (basicAuth) {
       const expected = `Basic ${Buffer.from(`${basicAuth.user}:${basicAuth.password}`).toString('base64')}`;
       if (!safeEqual(header(headers, 'authorization'), expected)) {
         const reply = text(401, 'Unauthorized');
         reply.headers['WWW-Authenticate'] = 'Basic realm="CiviCRM"';
-        return { kind: 'auth', reply, message: 'Unauthorized' };
+        return { kind: 'refused', reply };
       }
     }
-    const credential = /^Bearer (.+)$/.exec(header(headers, 'x-civi-auth'))?.[1] ?? '';
-    const siteKeyOk = !siteKey || safeEqual(header(headers, 'x-civi-key'), siteKey);
-    if (!safeEqual(credential, apiKey) || !siteKeyOk) {
-      return { kind: 'auth', reply: text(401, 'HTTP 401 Invalid credential'), message: 'Invalid credential' };
+    const invalid: Identity = { kind: 'refused', reply: text(401, 'HTTP 401 Invalid credential') };
+    // X-Civi-Auth first; without it authx also reads a bearer Authorization header.
+    const authorization = header(headers, 'authorization');
+    const auth = header(headers, 'x-civi-auth') || (authorization.startsWith('Bearer ') ? authorization : '');
+    if (auth !== '') {
+      const credential = /^Bearer (.+)$/.exec(auth)?.[1] ?? '';
+      const user = this.apiKeyUser(credential);
+      const siteKeyGiven = siteKey !== undefined && safeEqual(header(headers, 'x-civi-key'), siteKey);
+      if (!user || (siteKey !== undefined && !siteKeyGiven)) return invalid;
+      // authx's guards: the site key, or the permission to log in with an API key.
+      if (!siteKeyGiven && !this.model.hasPermission('authenticate with api key', user)) {
+        return {
+          kind: 'refused',
+          reply: text(401, 'HTTP 401 Login not permitted. Must satisfy guard (site_key, perm).'),
+        };
+      }
+      return { kind: 'key', user };
     }
-    if (header(headers, 'x-requested-with') !== 'XMLHttpRequest') {
-      const message = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients.';
-      return { kind: 'csrf', reply: text(400, `Bad Request: ${message}`), message };
+    const session = this.sessions.get(cookie(headers, SESSION_COOKIE) ?? '');
+    if (session) return { kind: 'session', user: session };
+    return { kind: 'anonymous', user: ANONYMOUS_USER };
+  }
+
+  private apiKeyUser(credential: string): ApiUser | undefined {
+    if (credential === '') return undefined;
+    if (safeEqual(credential, this.options.apiKey))
+      return { contactId: null, permissions: [ALL_PERMISSIONS] };
+    for (const [key, user] of Object.entries(this.options.apiUsers ?? {})) {
+      if (safeEqual(credential, key))
+        return { contactId: user.contactId ?? null, permissions: user.permissions };
     }
     return undefined;
   }
 
-  private answerApi4(method: string, entity: string, action: string, form: Form): Reply {
-    if (method === 'GET' && !isReadAction(action)) return api4Error(new Api4Error(405, POST_ONLY));
-    const result = this.runApi4(entity, action, form.get('params'));
+  /**
+   * Standalone's login form posts APIv4 User.login (`identifier`, `password`); a success sets
+   * the session cookie, a failure answers 200 with a public error.
+   */
+  private login(method: string, form: Form): Reply {
+    if (method !== 'POST')
+      return api4Error(new Api4Error(405, POST_ONLY), undefined, this.model.civicrmVersion);
+    const params = safeParams(form.get('params'));
+    const logins = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
+    const match = logins.find(
+      (login) =>
+        typeof params['identifier'] === 'string' &&
+        typeof params['password'] === 'string' &&
+        safeEqual(params['identifier'], login.username) &&
+        safeEqual(params['password'], login.password),
+    );
+    const envelope = (values: Record<string, unknown>) => ({
+      values,
+      entity: 'User',
+      action: 'login',
+      debug: null,
+      version: 4,
+      count: 1,
+      countFetched: 1,
+    });
+    if (!match) return json(200, envelope({ publicError: 'Invalid credentials' }));
+    const session = randomBytes(32).toString('hex');
+    const permissions = 'permissions' in match && match.permissions ? match.permissions : [ALL_PERMISSIONS];
+    const contactId = 'contactId' in match && match.contactId !== undefined ? match.contactId : null;
+    this.sessions.set(session, { contactId, permissions });
+    const reply = json(200, envelope({ url: '/civicrm/home' }));
+    reply.headers['Set-Cookie'] = `${SESSION_COOKIE}=${session}; path=/; HttpOnly`;
+    return reply;
+  }
+
+  private answerApi4(
+    method: string,
+    entity: string,
+    action: string,
+    form: Form,
+    context: { user: ApiUser; contentEncoding: string },
+  ): Reply {
+    if (method === 'GET' && !isReadAction(action)) {
+      return api4Error(new Api4Error(405, POST_ONLY), context.user, this.model.civicrmVersion);
+    }
+    const result = this.runApi4(entity, action, form.get('params'), context);
     return 'values' in result ? json(200, result) : json(result.status, result);
   }
 
-  /** One APIv4 call: an envelope, or CiviCRM's error body. */
-  private runApi4(entity: string, action: string, rawParams: string | undefined, index?: unknown) {
+  /** One APIv4 call: an envelope, or CiviCRM's error body as the user may see it. */
+  private runApi4(
+    entity: string,
+    action: string,
+    rawParams: string | undefined,
+    context: { user: ApiUser; contentEncoding?: string },
+    index?: unknown,
+  ) {
     try {
       const params = rawParams === undefined ? {} : parseParams(rawParams);
-      const values = this.model.api4(entity, action, params);
+      const values = this.model.api4(entity, action, params, {
+        user: context.user,
+        ...(context.contentEncoding ? { contentEncoding: context.contentEncoding } : {}),
+      });
       const indexed = applyIndex(values, index);
       return {
         values: indexed,
@@ -266,21 +418,33 @@ export class CiviCrmEmulator {
       };
     } catch (error) {
       const failure = error instanceof Api4Error ? error : new Api4Error(500, String(error));
-      return { error_code: failure.errorCode, error_message: failure.message, status: failure.status };
+      return errorBody(failure, context.user, this.model.civicrmVersion);
     }
   }
 
-  private answerBatch(method: string, form: Form): Reply {
+  private answerBatch(method: string, form: Form, user: ApiUser): Reply {
+    const version = this.model.civicrmVersion;
     const calls = parseBatch(form.get('calls'));
-    if (!calls)
-      return api4Error(new Api4Error(500, 'calls must be a JSON object of [entity, action, params]'));
+    if (!calls) {
+      return api4Error(
+        new Api4Error(500, 'calls must be a JSON object of [entity, action, params]'),
+        user,
+        version,
+      );
+    }
     // CiviCRM's GET rule looks at the action in the path, which a batch has none of: always 405.
-    if (method === 'GET') return api4Error(new Api4Error(405, POST_ONLY));
+    if (method === 'GET') return api4Error(new Api4Error(405, POST_ONLY), user, version);
     const results: Record<string, unknown> = {};
     let firstErrorStatus: number | undefined;
     let anySuccess = false;
     for (const [key, call] of calls) {
-      const result = this.runApi4(call.entity, call.action, JSON.stringify(call.params ?? {}), call.index);
+      const result = this.runApi4(
+        call.entity,
+        call.action,
+        JSON.stringify(call.params ?? {}),
+        { user },
+        call.index,
+      );
       results[key] = result;
       if ('values' in result) anySuccess = true;
       else firstErrorStatus ??= result.status;
@@ -289,7 +453,7 @@ export class CiviCrmEmulator {
     return json(anySuccess || calls.length === 0 ? 200 : (firstErrorStatus ?? 500), results);
   }
 
-  private answerV3(request: IncomingMessage, form: Form): Reply {
+  private answerV3(request: IncomingMessage, form: Form, user: ApiUser): Reply {
     if (!form.has('json')) {
       // Without `json`, CiviCRM's REST endpoint answers XML.
       return {
@@ -305,29 +469,57 @@ export class CiviCrmEmulator {
     }
     const params = v3Params(form);
     if (!params) return v3Json({ is_error: 1, error_message: 'Unable to decode supplied JSON.' });
-    return v3Json(this.model.api3(entity, action, params));
+    try {
+      return v3Json(this.model.api3(entity, action, params, { user }));
+    } catch (error) {
+      if (!(error instanceof CrmFatalError)) throw error;
+      // PHP died: 6.14 renders its fatal error page, 5.81 sends nothing.
+      return this.model.civicrmVersion === '6.14'
+        ? html(500, errorPage(error.message, this.baseUrl))
+        : { status: 500, body: '', headers: { 'Content-Type': 'text/html; charset=UTF-8' } };
+    }
   }
 
-  private serveFile(request: IncomingMessage, url: URL): Reply {
+  /**
+   * The back-office pages: `civicrm/file` (CRM_Core_Page_File), the extension's
+   * `civicrm/checkin-file` and any other civicrm path. A user comes from an API key or the
+   * session cookie; pages need "access CiviCRM", files also "access uploaded files".
+   */
+  private servePage(route: Route, request: IncomingMessage, url: URL): Reply {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method Not Allowed');
+    const identity = this.identify(request.headers);
+    if (identity.kind === 'refused') return identity.reply;
+    const user = identity.user;
+    const may = (permission: string) => this.model.hasPermission(permission, user);
+    const denied = html(403, errorPage('You do not have permission to access this page.', this.baseUrl));
+    if (route.kind === 'checkinFile' && this.model.extensionInstalled) {
+      if (!may('access CiviCRM') || !may('access uploaded files')) return denied;
+      const fileId = Number(route.id ?? url.searchParams.get('id'));
+      const file = Number.isInteger(fileId) && fileId > 0 ? this.model.getFile(fileId) : undefined;
+      if (!file || file.uri === null) return text(404, 'Not Found');
+      return download(file.content, file.mime_type, file.file_name ?? `file-${file.id}`, 'attachment');
+    }
+    if (!may('access CiviCRM')) return denied;
+    if (route.kind !== 'file') return html(200, '<!DOCTYPE html><html><body>CiviCRM Home</body></html>');
+    if (!may('access uploaded files')) return denied;
+    const fcs = url.searchParams.get('fcs');
+    // CiviCRM hands a missing signature to its JWT decoder, which dies: HTTP 500.
+    if (fcs === null) return html(500, errorPage('URL for file is not valid', this.baseUrl));
     const fileId = Number(url.searchParams.get('id'));
     const file = Number.isInteger(fileId) ? this.model.getFile(fileId) : undefined;
-    const signed = this.model.verifyFileSignature(fileId, url.searchParams.get('fcs') ?? '');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method Not Allowed');
-    if (!file || !signed) return text(403, 'You do not have permission to access this file.');
-    return {
-      status: 200,
-      body: file.content,
-      headers: {
-        'Content-Type': file.mime_type ?? 'application/octet-stream',
-        'Content-Disposition': `inline; filename="${(file.file_name ?? `file-${file.id}`).replace(/["\\\r\n]/g, '_')}"`,
-      },
-    };
+    const signed = this.model.verifyFileSignature(fileId, fcs, url.searchParams.get('eid'));
+    // statusBounce: back to the front page, whatever went wrong (bad link, missing or empty file).
+    if (!file || !signed || file.content.byteLength === 0) {
+      return { status: 302, body: '', headers: { Location: `${this.baseUrl}/` } };
+    }
+    const disposition = url.searchParams.get('download') === '0' ? 'inline' : 'download';
+    return download(file.content, file.mime_type, file.file_name ?? `file-${file.id}`, disposition);
   }
 
   // --- recording ------------------------------------------------------------------------------
 
   private record(
-    route: Exclude<Route, { kind: 'file' }>,
+    route: Exclude<Route, { kind: 'file' | 'checkinFile' | 'page' }>,
     request: IncomingMessage,
     url: URL,
     form: Form,
@@ -440,6 +632,10 @@ function matchRoute(pathname: string): Route | undefined {
   }
   if (pathname === '/civicrm/ajax/rest') return { kind: 'v3' };
   if (pathname === '/civicrm/file') return { kind: 'file' };
+  // The extension's route takes the id as `?id=N` or as the last segment.
+  const checkin = /^\/civicrm\/checkin-file(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (checkin) return { kind: 'checkinFile', id: checkin[1] ?? null };
+  if (pathname === '/civicrm' || pathname.startsWith('/civicrm/')) return { kind: 'page' };
   return undefined;
 }
 
@@ -586,18 +782,85 @@ function v3Json(envelope: unknown): Reply {
   return json(200, envelope);
 }
 
-function api4Error(error: Api4Error): Reply {
-  return json(error.status, {
+const CSRF_MESSAGE = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients';
+
+/**
+ * CiviCRM's APIv4 error body. A user allowed to see debug output (the admin) reads the real
+ * message (6.14 adds an error_id); anyone else a generic sentence with an error id.
+ */
+function errorBody(
+  error: Api4Error,
+  user: ApiUser | undefined,
+  version: CiviCrmVersion,
+): { error_code: number | string; error_message: string; status: number; error_id?: string } {
+  const errorId = () => [0, 1, 2].map(() => randomBytes(3).toString('base64url').slice(0, 4)).join('-');
+  const debug =
+    !user || user.permissions.includes(ALL_PERMISSIONS) || user.permissions.includes('view debug output');
+  if (!debug) {
+    return {
+      error_code: '1',
+      error_message: `Sorry an error occurred and your request was not completed. (Error ID: ${errorId()})`,
+      status: error.status,
+    };
+  }
+  return {
+    ...(version === '6.14' ? { error_id: errorId() } : {}),
     error_code: error.errorCode,
     error_message: error.message,
     status: error.status,
-  });
+  };
+}
+
+function api4Error(error: Api4Error, user?: ApiUser, version: CiviCrmVersion = '6.14'): Reply {
+  return json(error.status, errorBody(error, user, version));
+}
+
+function html(status: number, body: string): Reply {
+  return { status, body, headers: { 'Content-Type': 'text/html; charset=UTF-8' } };
+}
+
+/** The shape of CiviCRM's fatal error page (CRM_Core_Error), message included. */
+function errorPage(message: string, baseUrl: string): string {
+  const escaped = message.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  return (
+    '<!DOCTYPE html>\n<html lang="en"><head><title>Error</title></head><body>' +
+    '<div id="crm-container" class="crm-container"><div class="crm-fatal"><div class="crm-fatal-messages">' +
+    `<div class="crm-section crm-error-message">${escaped}</div>` +
+    `<div class="crm-section crm-return-to-home"><a class="btn" href="${baseUrl}/">Return home</a></div>` +
+    '</div></div></div></body></html>\n'
+  );
+}
+
+/** CRM_Utils_System::download. */
+function download(content: Buffer, mimeType: string | null, fileName: string, disposition: string): Reply {
+  return {
+    status: 200,
+    body: content,
+    headers: {
+      'Content-Type': mimeType ?? 'application/octet-stream',
+      'Content-Disposition': `${disposition}; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
+      'Cache-Control': 'no-store, no-cache, must-revalidate',
+    },
+  };
+}
+
+function cookie(headers: IncomingHttpHeaders, name: string): string | undefined {
+  for (const part of header(headers, 'cookie').split(';')) {
+    const [key = '', ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
 }
 
 function faultReply(fault: EmulatorFault): Reply {
   switch (fault.kind) {
     case 'http500':
-      return api4Error(new Api4Error(500, 'Injected fault: internal error'));
+      // A CRM that crashed: PHP's error page, not CiviCRM's JSON envelope (an outage, not a refusal).
+      return {
+        status: 500,
+        body: '<html><body><h1>Internal Server Error</h1></body></html>',
+        headers: { 'Content-Type': 'text/html' },
+      };
     case 'http401':
       return text(401, 'HTTP 401 Invalid credential');
     case 'malformed':

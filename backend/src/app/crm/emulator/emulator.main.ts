@@ -1,9 +1,10 @@
-import { createDemoModel, DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from '../in-memory/demo-data';
+import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from '../in-memory/demo-data';
 import { CiviCrmEmulator, type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY } from './civicrm-emulator';
 
 /**
  * Runs the CiviCRM emulator alone, seeded with the demo data:
  *   node dist/backend/emulator.js --port 8089 --api-key emulator-api-key [--site-key K] [--host H] [--latency MS]
+ *     [--civicrm-version 6.14|5.81] [--extension yes|no] [--timezone America/Chicago]
  * Point the service at it with CRM_BASE_URL=<printed URL> and CRM_API_KEY=<the key>.
  */
 
@@ -21,7 +22,16 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     if (value === undefined) throw new Error(`Missing value for --${name}`);
     values.set(name, value);
   }
-  const known = new Set(['port', 'api-key', 'site-key', 'host', 'latency']);
+  const known = new Set([
+    'port',
+    'api-key',
+    'site-key',
+    'host',
+    'latency',
+    'civicrm-version',
+    'extension',
+    'timezone',
+  ]);
   for (const name of values.keys()) if (!known.has(name)) throw new Error(`Unknown option: --${name}`);
   const port = Number(values.get('port') ?? DEFAULT_PORT);
   const latency = Number(values.get('latency') ?? 0);
@@ -29,22 +39,43 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
   if (!Number.isFinite(latency) || latency < 0) throw new Error('--latency must be milliseconds');
   const siteKey = values.get('site-key');
   const host = values.get('host');
+  const version = values.get('civicrm-version') ?? '6.14';
+  if (version !== '6.14' && version !== '5.81') throw new Error('--civicrm-version must be 6.14 or 5.81');
+  const extension = values.get('extension') ?? 'yes';
+  if (extension !== 'yes' && extension !== 'no') throw new Error('--extension must be yes or no');
+  const timeZone = values.get('timezone') ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new Error('--timezone must be an IANA time zone');
   return {
     port,
     apiKey: values.get('api-key') ?? DEFAULT_EMULATOR_API_KEY,
     latencyMs: latency,
     recordLimit: RECORD_LIMIT,
+    civicrmVersion: version,
+    extensionInstalled: extension === 'yes',
+    timeZone,
     ...(siteKey ? { siteKey } : {}),
     ...(host ? { host } : {}),
   };
 }
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseEmulatorArgs(process.argv.slice(2));
-  const emulator = await CiviCrmEmulator.start({ ...options, model: createDemoModel() });
+  const emulator = await CiviCrmEmulator.start(options);
   const key =
     options.apiKey === DEFAULT_EMULATOR_API_KEY ? DEFAULT_EMULATOR_API_KEY : '<the --api-key value>';
-  console.log(`CiviCRM emulator listening on ${emulator.baseUrl}`);
+  console.log(
+    `CiviCRM emulator (CiviCRM ${emulator.model.civicrmVersion}, extension ${emulator.model.extensionInstalled ? 'installed' : 'absent'}, ` +
+      `time zone ${emulator.model.timeZone}) listening on ${emulator.baseUrl}`,
+  );
   console.log(`  CRM_BASE_URL=${emulator.baseUrl} CRM_API_KEY=${key}`);
   console.log(`  demo person ${DEMO_PERSON_ID}, organization ${DEMO_ORG_ID}, checksum "${DEMO_CHECKSUM}"`);
   const stop = (signal: string) => {

@@ -1,5 +1,12 @@
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME, FORM_CONTACT_RELATIONSHIP } from '../crm-names';
-import { Api4Error, CiviCrmModel, DEFAULT_CHECKSUM_TTL_HOURS } from './civicrm-model';
+import {
+  ANONYMOUS_USER,
+  Api4Error,
+  CHECKIN_EXTENSION_VERSION,
+  CiviCrmModel,
+  CrmFatalError,
+  DEFAULT_CHECKSUM_TTL_HOURS,
+} from './civicrm-model';
 import {
   DEMO_CHECK_IN_COUNT,
   DEMO_CHECKSUM,
@@ -119,19 +126,28 @@ describe('CiviCrmModel', () => {
       ]);
     });
 
-    it('joins a File custom field to file_name and a signed url', () => {
+    it('joins a File custom field to file_name and a site-relative url signed with a JWT (6.14)', () => {
       const field = 'Food_Co_op_Organizing.Certificate_of_Incorporation';
       const [org] = model.api4('Contact', 'get', {
         select: [field, `${field}.file_name`, `${field}.url`],
         where: [['id', '=', DEMO_ORG_ID]],
       });
+      const fileId = Number(org?.[field]);
       expect(typeof org?.[field]).toBe('number');
       expect(org?.[`${field}.file_name`]).toBe('Riverbend_certificate_of_incorporation.pdf');
-      expect(org?.[`${field}.url`]).toMatch(
-        new RegExp(
-          `^https://crm\\.example\\.org/civicrm/file\\?reset=1&id=${String(org?.[field])}&fcs=[0-9a-f]{32}_\\d+_inf$`,
-        ),
+      const url = String(org?.[`${field}.url`]);
+      expect(url).toMatch(
+        new RegExp(`^/civicrm/file\\?reset=1&id=${fileId}&fcs=[\\w-]+\\.[\\w-]+\\.[\\w-]+$`),
       );
+      const fcs = new URL(url, 'http://x').searchParams.get('fcs') ?? '';
+      expect(JSON.parse(Buffer.from(fcs.split('.')[1] ?? '', 'base64url').toString())).toEqual({
+        exp: clock.getTime() / 1000 + 7 * 24 * 3600,
+        'civi.file': fileId,
+      });
+      expect(model.verifyFileSignature(fileId, fcs)).toBe(true);
+      expect(model.verifyFileSignature(fileId + 1, fcs)).toBe(false);
+      clock = new Date(clock.getTime() + 8 * 24 * 3600 * 1000);
+      expect(model.verifyFileSignature(fileId, fcs)).toBe(false);
     });
 
     it('reads CustomField metadata with custom_group_id:name and OptionValue values as strings', () => {
@@ -309,18 +325,34 @@ describe('CiviCrmModel', () => {
 
     it('refuses lower-case directions and unknown fields', () => {
       expectApi4Error(() => model.api4('Activity', 'get', { orderBy: { id: 'desc' } }), 500, /direction/);
-      expectApi4Error(() => model.api4('Activity', 'get', { orderBy: { nope: 'ASC' } }), 500, /orderBy/);
+      expectApi4Error(
+        () => model.api4('Activity', 'get', { orderBy: { nope: 'ASC' } }),
+        500,
+        /^Invalid field 'nope'$/,
+      );
     });
   });
 
   describe('params and entities', () => {
     it('refuses unknown top-level params such as sequential', () => {
-      expectApi4Error(() => model.api4('Contact', 'get', { sequential: 1 }), 500, /sequential/);
+      expectApi4Error(
+        () => model.api4('Contact', 'get', { sequential: 1 }),
+        500,
+        /^Unknown api parameter: setSequential$/,
+      );
     });
 
     it('refuses unknown entities and actions', () => {
-      expectApi4Error(() => model.api4('Nope', 'get'), 500, /does not exist/);
-      expectApi4Error(() => model.api4('Contact', 'explode'), 500, /does not exist/);
+      expectApi4Error(
+        () => model.api4('Nope', 'get'),
+        500,
+        /^API \(Nope, get\) does not exist \(or the extension it belongs to is not enabled\)\.$/,
+      );
+      expectApi4Error(
+        () => model.api4('Contact', 'explode'),
+        500,
+        /^Api Contact explode version 4 does not exist\.$/,
+      );
       expectApi4Error(() => model.api4('RelationshipCache', 'create', { values: {} }), 500);
     });
 
@@ -367,10 +399,24 @@ describe('CiviCrmModel', () => {
         'Check_in_data__organizing_.Market_study_date': '2026-11-01',
         'Check_in_data__organizing_.Organizing_focus': ['deli'],
       });
-      expect(created).toMatchObject({
+      // CiviCRM's create answer: the date compact, custom and virtual fields as null.
+      expect(created).toEqual({
         id: expect.any(Number),
         activity_type_id: 57,
-        'Check_in_data__organizing_.Member_owner_count': 1200,
+        activity_date_time: '20261121101500',
+        status_id: 2,
+        priority_id: 2,
+        created_date: null,
+        modified_date: null,
+        source_contact_id: null,
+        target_contact_id: null,
+        'Check_in_data__organizing_.Member_owner_count': null,
+        'Check_in_data__organizing_.Percent_capitalized': null,
+        'Check_in_data__organizing_.Business_plan_done': null,
+        'Check_in_data__organizing_.Market_study_date': null,
+        'Check_in_data__organizing_.Organizing_focus': null,
+        custom: null,
+        check_permissions: null,
       });
       const [stored] = model.api4('Activity', 'get', {
         select: ['activity_date_time', 'status_id:name', 'target_contact_id', 'custom.*'],
@@ -389,26 +435,10 @@ describe('CiviCrmModel', () => {
 
     it.each([
       ['without source_contact_id', { source_contact_id: undefined }, /source_contact_id/],
-      ['with an unknown custom field', { 'Check_in_data__organizing_.Typo': 1 }, /Unknown field/],
-      [
-        'with a non-integer number',
-        { 'Check_in_data__organizing_.Member_owner_count': 'many' },
-        /not a valid Int/,
-      ],
-      [
-        'with an option that does not exist',
-        { 'Check_in_data__organizing_.Market_study_status': 'Complete' },
-        /not a valid option/,
-      ],
       [
         'with a file id that does not exist',
         { 'Check_in_data__organizing_.Business_plan': 99999 },
         /no File/,
-      ],
-      [
-        'with an impossible date',
-        { 'Check_in_data__organizing_.Market_study_date': '2026-02-30' },
-        /not a valid Date/,
       ],
     ])('refuses Activity.create %s', (_label, values, message) => {
       expectApi4Error(() => checkIn(values), 500, message);
@@ -418,8 +448,32 @@ describe('CiviCrmModel', () => {
       expectApi4Error(() => model.api4('Activity', 'create', { values: [['subject', 'x']] }), 500, /object/);
     });
 
-    it('ignores unknown core keys, as CiviCRM does', () => {
-      expect(checkIn({ not_a_column: 'x' })).toHaveProperty('id');
+    it('ignores unknown keys, custom ones too, as CiviCRM does', () => {
+      const created = checkIn({ not_a_column: 'x', 'Check_in_data__organizing_.Typo': 1 });
+      expect(created).toMatchObject({ not_a_column: null, 'Check_in_data__organizing_.Typo': null });
+      const [stored] = model.api4('Activity', 'get', {
+        select: ['id', 'not_a_column', 'Check_in_data__organizing_.Typo'],
+        where: [['id', '=', created?.['id']]],
+      });
+      expect(stored).toEqual({ id: created?.['id'] });
+    });
+
+    it('stores an option value that is not in the option list as sent', () => {
+      const created = checkIn({
+        'Check_in_data__organizing_.Market_study_status': 'Complete',
+        'Check_in_data__organizing_.Organizing_focus': ['deli', 'no-such-focus'],
+      });
+      const [stored] = model.api4('Activity', 'get', {
+        select: [
+          'Check_in_data__organizing_.Market_study_status',
+          'Check_in_data__organizing_.Organizing_focus',
+        ],
+        where: [['id', '=', created?.['id']]],
+      });
+      expect(stored).toMatchObject({
+        'Check_in_data__organizing_.Market_study_status': 'Complete',
+        'Check_in_data__organizing_.Organizing_focus': ['deli', 'no-such-focus'],
+      });
     });
 
     it('updates the rows the where clause matches, and only those', () => {
@@ -448,7 +502,10 @@ describe('CiviCrmModel', () => {
     it('changes nothing when one value of an update is refused', () => {
       expectApi4Error(() =>
         model.api4('Contact', 'update', {
-          values: { 'Food_Co_op_Organizing.Equity_share': 1, 'Food_Co_op_Organizing.Nope': 2 },
+          values: {
+            'Food_Co_op_Organizing.Equity_share': 1,
+            'Food_Co_op_Organizing.Name_on_Incorporation_Certificate': { a: 1 },
+          },
           where: [['id', '=', DEMO_ORG_ID]],
         }),
       );
@@ -502,17 +559,24 @@ describe('CiviCrmModel', () => {
       expect(read).toMatchObject({ display_name: 'Ada Quill', 'email_primary.email': 'ada@example.org' });
     });
 
-    it('stores File.create content decoded from base64, unattached', () => {
-      const [file] = model.api4('File', 'create', {
-        values: {
-          file_name: 'plan.pdf',
-          mime_type: 'application/pdf',
-          content: Buffer.from('%PDF-1.7 hello').toString('base64'),
+    it('decodes File.create content marked base64 by the service (extension installed), unattached', () => {
+      const [file] = model.api4(
+        'File',
+        'create',
+        {
+          values: {
+            file_name: 'market plan.pdf',
+            mime_type: 'application/pdf',
+            content: Buffer.from('%PDF-1.7 hello').toString('base64'),
+          },
         },
-      });
+        { contentEncoding: 'base64' },
+      );
+      expect(file).toMatchObject({ checkin_content_decoded: true, file_name: 'market_plan.pdf' });
       const stored = model.getFile(Number(file?.['id']));
       expect(stored?.content.toString()).toBe('%PDF-1.7 hello');
-      expect(stored).toMatchObject({ file_name: 'plan.pdf', mime_type: 'application/pdf', size: 14 });
+      expect(stored).toMatchObject({ file_name: 'market_plan.pdf', mime_type: 'application/pdf', size: 14 });
+      expect(stored?.uri).toMatch(/^market_plan_[0-9a-f]{32}\.pdf$/);
     });
 
     it('upserts with save', () => {
@@ -589,53 +653,105 @@ describe('CiviCrmModel', () => {
   });
 
   describe('APIv3 Attachment.get', () => {
+    const certificateFileId = () =>
+      Number(
+        model.api4('Contact', 'get', {
+          select: ['Food_Co_op_Organizing.Certificate_of_Incorporation'],
+          where: [['id', '=', DEMO_ORG_ID]],
+        })[0]?.['Food_Co_op_Organizing.Certificate_of_Incorporation'],
+      );
     const fileIds = () =>
       model
         .api4('File', 'get', { select: ['id'], orderBy: { id: 'ASC' }, limit: 2 })
         .map((row) => Number(row['id']));
 
-    it('answers sequential rows with string ids and signed urls', () => {
+    it('dies with an HTTP 500 (a PHP fatal error) when id is {IN: [...]}', () => {
       const [first, second] = fileIds();
-      const envelope = model.api3('Attachment', 'get', {
-        id: { IN: [first, second, 999] },
-        return: 'id,url',
-        sequential: 1,
-      });
+      let caught: unknown;
+      try {
+        model.api3('Attachment', 'get', { id: { IN: [first, second] }, return: 'id,url', sequential: 1 });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(CrmFatalError);
+      expect(caught).toMatchObject({ status: 500, message: expect.stringMatching(/^htmlentities\(\)/) });
+    });
+
+    it('answers one attached file with every column, whatever return asks for, and an absolute signed url', () => {
+      const attached = certificateFileId();
+      const envelope = model.api3('Attachment', 'get', { id: attached, return: 'id,url', sequential: 1 });
       expect(envelope).toEqual({
         is_error: 0,
         version: 3,
-        count: 2,
+        count: 1,
+        id: attached,
         values: [
           {
-            id: String(first),
+            id: String(attached),
+            name: 'Riverbend_certificate_of_incorporation.pdf',
+            mime_type: 'application/pdf',
+            description: '',
+            upload_date: '2022-01-01 00:00:00',
+            entity_table: '',
+            entity_id: '',
+            icon: 'fa-file-pdf-o',
+            created_id: '',
             url: expect.stringMatching(
-              new RegExp(`^https://crm\\.example\\.org/civicrm/file\\?reset=1&id=${first}&fcs=`),
+              new RegExp(
+                `^https://crm\\.example\\.org/civicrm/file\\?reset=1&id=${attached}&fcs=[\\w-]+\\.[\\w-]+\\.[\\w-]+$`,
+              ),
             ),
           },
-          { id: String(second), url: expect.stringContaining(`id=${second}&`) },
         ],
       });
     });
 
-    it('keys values by id without sequential', () => {
-      const [first] = fileIds();
-      const envelope = model.api3('Attachment', 'get', { id: first, return: 'id,name' });
-      expect(envelope).toMatchObject({
-        is_error: 0,
+    it('keys values by id without sequential, and finds nothing for an unknown id', () => {
+      const attached = certificateFileId();
+      expect(model.api3('Attachment', 'get', { id: attached })).toMatchObject({
         count: 1,
-        id: first,
-        values: { [String(first)]: { id: String(first), name: expect.any(String) } },
+        values: { [String(attached)]: { id: String(attached) } },
+      });
+      expect(model.api3('Attachment', 'get', { id: 99999 })).toEqual({
+        is_error: 0,
+        version: 3,
+        count: 0,
+        values: {},
+      });
+    });
+
+    it('fails its permission check for a file attached to nothing', () => {
+      const [loose] = model.api4('File', 'create', {
+        values: { file_name: 'x.txt', mime_type: 'text/plain' },
+      });
+      expect(model.api3('Attachment', 'get', { id: loose?.['id'] })).toEqual({
+        is_error: 1,
+        error_message: 'Failed to lookup entity table for custom field.',
+      });
+    });
+
+    it('refuses a non-admin user a file in a custom field table', () => {
+      const attached = certificateFileId();
+      const user = {
+        contactId: null,
+        permissions: ['access CiviCRM', 'access AJAX API', 'access uploaded files'],
+      };
+      expect(model.api3('Attachment', 'get', { id: attached }, { user })).toEqual({
+        is_error: 1,
+        error_message: expect.stringMatching(
+          /^Failed to run permission check: Unrecognized target entity table \(civicrm_value_food_co_op_or_\d+\)$/,
+        ),
       });
     });
 
     it('answers an array-valued return with a type error', () => {
-      const [first] = fileIds();
-      expect(
-        model.api3('Attachment', 'get', { id: { IN: [first] }, return: ['id', 'url'], sequential: 1 }),
-      ).toEqual({
-        is_error: 1,
-        error_message: 'explode(): Argument #2 ($string) must be of type string, array given',
-      });
+      const attached = certificateFileId();
+      expect(model.api3('Attachment', 'get', { id: attached, return: ['id', 'url'], sequential: 1 })).toEqual(
+        {
+          is_error: 1,
+          error_message: 'explode(): Argument #2 ($string) must be of type string, array given',
+        },
+      );
     });
 
     it('answers unknown v3 APIs with is_error', () => {
@@ -671,6 +787,521 @@ describe('CiviCrmModel', () => {
         { id: 1, display_name: 'Default Organization' },
       ]);
       expect(fresh.api4('CustomGroup', 'get')).toEqual([]);
+    });
+  });
+});
+
+/** The behaviours measured on real CiviCRM 6.14 and 5.81.1 (issues 12 and 18). */
+describe('CiviCrmModel imitating a real CiviCRM', () => {
+  const clock = new Date('2026-11-21T12:00:00Z');
+  const make = (options: Partial<ConstructorParameters<typeof CiviCrmModel>[0]> = {}) =>
+    createDemoModel({
+      now: () => clock,
+      secret: 'test-secret',
+      baseUrl: 'https://crm.example.org',
+      ...options,
+    });
+  const checkIn = (model: CiviCrmModel, values: Record<string, unknown>, context = {}) =>
+    model.api4(
+      'Activity',
+      'create',
+      {
+        values: {
+          'activity_type_id:name': ACTIVITY_TYPE_NAME,
+          source_contact_id: DEMO_PERSON_ID,
+          target_contact_id: [DEMO_ORG_ID],
+          ...values,
+        },
+      },
+      context,
+    )[0];
+  const read = (model: CiviCrmModel, id: unknown, select: string[], extra: Record<string, unknown> = {}) =>
+    model.api4('Activity', 'get', { select, where: [['id', '=', id]], ...extra })[0];
+
+  describe('names', () => {
+    it('munges a CustomGroup name on create (no rename), while the seeded site keeps its old names', () => {
+      const model = make();
+      const [group] = model.api4('CustomGroup', 'create', {
+        values: {
+          name: 'Check_in_data__organizing_',
+          title: 'Check-in data (organizing)',
+          extends: 'Activity',
+        },
+      });
+      expect(group?.['name']).toBe('Check_in_data_organizing_');
+      expect(group?.['table_name']).toBe(`civicrm_value_check_in_data_${String(group?.['id'])}`);
+      expect(
+        model.api4('CustomGroup', 'get', { where: [['name', '=', 'Check_in_data__organizing_']] }),
+      ).toHaveLength(1);
+      const [fromTitle] = model.api4('CustomGroup', 'create', {
+        values: { title: 'Emu probe x  y-z!', extends: 'Activity' },
+      });
+      expect(fromTitle?.['name']).toBe('Emu_probe_x_y_z_');
+      const [long] = model.api4('CustomGroup', 'create', {
+        values: { name: 'a'.repeat(70), title: 't', extends: 'Activity' },
+      });
+      expect(long?.['name']).toBe('a'.repeat(63));
+    });
+
+    it('keeps a given CustomField or OptionGroup name, and munges one derived from the label or title', () => {
+      const model = make();
+      const [group] = model.api4('CustomGroup', 'create', {
+        values: { name: 'G', title: 'G', extends: 'Activity' },
+      });
+      const [named] = model.api4('CustomField', 'create', {
+        values: {
+          custom_group_id: group?.['id'],
+          name: 'Emu__field x-y',
+          label: 'Emu field',
+          data_type: 'Int',
+        },
+      });
+      const [derived] = model.api4('CustomField', 'create', {
+        values: {
+          custom_group_id: group?.['id'],
+          label: 'Emu  file / doc',
+          data_type: 'File',
+          html_type: 'File',
+        },
+      });
+      expect(named).toMatchObject({
+        name: 'Emu__field x-y',
+        column_name: `emu_field_${String(named?.['id'])}`,
+      });
+      expect(derived).toMatchObject({
+        name: 'Emu_file_doc',
+        column_name: `emu_file_doc_${String(derived?.['id'])}`,
+      });
+      expect(
+        model.api4('OptionGroup', 'create', { values: { name: 'Emu Probe Opts2', title: 't' } })[0],
+      ).toMatchObject({
+        name: 'Emu Probe Opts2',
+      });
+      expect(model.api4('OptionGroup', 'create', { values: { title: 'Emu Probe T3!' } })[0]).toMatchObject({
+        name: 'Emu_Probe_T3_',
+      });
+    });
+  });
+
+  describe('option weights', () => {
+    it('caps a new weight at the highest + 1 and inserts a taken one, as CRM_Utils_Weight does', () => {
+      const model = make();
+      const [group] = model.api4('OptionGroup', 'create', { values: { name: 'ranks', title: 'Ranks' } });
+      const add = (label: string, weight?: number) =>
+        model.api4('OptionValue', 'create', {
+          values: {
+            option_group_id: group?.['id'],
+            label,
+            value: label.toLowerCase(),
+            ...(weight ? { weight } : {}),
+          },
+        })[0]?.['weight'];
+      // Measured on 6.14: 10 → 2 in an empty group, 20 → 3, 1 → 1 (free), then no weight → 4.
+      expect([add('A', 10), add('B', 20), add('C', 1), add('D')]).toEqual([2, 3, 1, 4]);
+      expect(add('E', 2)).toBe(2);
+      const weights = () =>
+        Object.fromEntries(
+          model
+            .api4('OptionValue', 'get', {
+              select: ['label', 'weight'],
+              where: [['option_group_id', '=', group?.['id']]],
+            })
+            .map((row) => [row['label'], row['weight']]),
+        );
+      expect(weights()).toEqual({ C: 1, E: 2, A: 3, B: 4, D: 5 });
+    });
+
+    it('moves a weight on update, shifting the ones in between', () => {
+      const model = make();
+      const [group] = model.api4('OptionGroup', 'create', { values: { name: 'ranks', title: 'Ranks' } });
+      for (const label of ['A', 'B', 'C']) {
+        model.api4('OptionValue', 'create', { values: { option_group_id: group?.['id'], label } });
+      }
+      model.api4('OptionValue', 'update', { values: { weight: 1 }, where: [['label', '=', 'C']] });
+      const rows = model.api4('OptionValue', 'get', {
+        select: ['label'],
+        where: [['option_group_id', '=', group?.['id']]],
+        orderBy: { weight: 'ASC' },
+      });
+      expect(rows.map((row) => row['label'])).toEqual(['C', 'A', 'B']);
+    });
+  });
+
+  describe('File.create', () => {
+    const base64 = Buffer.from('%PDF-1.7 hello').toString('base64');
+    const createFile = (model: CiviCrmModel, context = {}, fileName = 'market study (1).pdf') =>
+      model.api4(
+        'File',
+        'create',
+        { values: { file_name: fileName, mime_type: 'application/pdf', content: base64 } },
+        context,
+      )[0];
+
+    it('6.14 stores content as sent (base64 text) under a munged, unique name', () => {
+      const model = make({ extensionInstalled: false });
+      const file = createFile(model, { contentEncoding: 'base64' });
+      expect(file).toEqual({
+        id: expect.any(Number),
+        mime_type: 'application/pdf',
+        uri: expect.stringMatching(/^market_study_1_[0-9a-f]{32}\.pdf$/),
+        upload_date: '20261121120000',
+        created_id: null,
+        content: null,
+        file_name: null,
+        custom: null,
+        check_permissions: null,
+      });
+      const stored = model.getFile(Number(file?.['id']));
+      expect(stored?.content.toString()).toBe(base64);
+      expect(stored?.file_name).toBe('market_study_1.pdf');
+      expect(
+        model.api4('File', 'get', {
+          select: ['file_name', 'content'],
+          where: [['id', '=', file?.['id']]],
+        })[0],
+      ).toEqual({ id: file?.['id'], file_name: 'market_study_1.pdf', content: base64 });
+      expect(createFile(model, {}, 'run.exe')?.['uri']).toMatch(/^run_exe_[0-9a-f]{32}\.unknown$/);
+      expectApi4Error(() => createFile(model, {}, '../x.pdf'), 500, /^Malformed name$/);
+    });
+
+    it('5.81 has no content field: no name, no bytes', () => {
+      const model = make({ civicrmVersion: '5.81', extensionInstalled: false });
+      const file = createFile(model, { contentEncoding: 'base64' });
+      expect(file).toEqual({
+        id: expect.any(Number),
+        mime_type: 'application/pdf',
+        created_id: null,
+        content: null,
+        file_name: null,
+        custom: null,
+        check_permissions: null,
+      });
+      expect(model.getFile(Number(file?.['id']))).toMatchObject({ uri: null, file_name: null, size: 0 });
+      expect(
+        model.api4('File', 'get', {
+          select: ['uri', 'content', 'url'],
+          where: [['id', '=', file?.['id']]],
+        })[0],
+      ).toEqual({ id: file?.['id'], uri: null, url: null });
+    });
+
+    it.each(['6.14', '5.81'] as const)(
+      'with the extension, %s decodes content the service marks base64 and says so',
+      (civicrmVersion) => {
+        const model = make({ civicrmVersion });
+        const file = createFile(model, { contentEncoding: 'base64' });
+        expect(file).toMatchObject({ file_name: 'market_study_1.pdf', checkin_content_decoded: true });
+        expect(model.getFile(Number(file?.['id']))?.content.toString()).toBe('%PDF-1.7 hello');
+        // No marker, no decoding: every other caller's File.create is unchanged.
+        const plain = createFile(model);
+        expect(plain).not.toHaveProperty('checkin_content_decoded');
+        expect(model.getFile(Number(plain?.['id']))?.content.toString()).toBe(
+          civicrmVersion === '6.14' ? base64 : '',
+        );
+        expectApi4Error(
+          () =>
+            model.api4(
+              'File',
+              'create',
+              { values: { file_name: 'x.pdf', mime_type: 'application/pdf', content: 'not base64!' } },
+              { contentEncoding: 'base64' },
+            ),
+          500,
+        );
+      },
+    );
+  });
+
+  describe('File.get url', () => {
+    it('is a site-relative signed address on 6.14 and null on 5.81', () => {
+      const at = (civicrmVersion: '6.14' | '5.81') => {
+        const model = make({ civicrmVersion, baseUrl: 'https://crm.example.org/site' });
+        return model.api4('File', 'get', { select: ['url'], where: [['id', '=', 1]] })[0]?.['url'];
+      };
+      expect(at('6.14')).toMatch(/^\/site\/civicrm\/file\?reset=1&id=1&fcs=[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(at('5.81')).toBeNull();
+    });
+  });
+
+  describe('joins and unknown fields', () => {
+    const FILE = 'Check_in_data__organizing_.Business_plan';
+    const withFile = (model: CiviCrmModel) => {
+      const [file] = model.api4(
+        'File',
+        'create',
+        { values: { file_name: 'plan.pdf', mime_type: 'application/pdf', content: 'eA==' } },
+        { contentEncoding: 'base64' },
+      );
+      return { file, activity: checkIn(model, { [FILE]: file?.['id'] }) };
+    };
+
+    it('6.14 answers the implicit File join; 5.81 drops it from select and refuses it in where', () => {
+      const modern = make();
+      const { activity } = withFile(modern);
+      expect(read(modern, activity?.['id'], [`${FILE}.file_name`, `${FILE}.uri`])).toEqual({
+        id: activity?.['id'],
+        [`${FILE}.file_name`]: 'plan.pdf',
+        [`${FILE}.uri`]: expect.stringMatching(/^plan_[0-9a-f]{32}\.pdf$/),
+      });
+      const old = make({ civicrmVersion: '5.81' });
+      const { activity: oldActivity } = withFile(old);
+      expect(read(old, oldActivity?.['id'], [FILE, `${FILE}.file_name`, `${FILE}.url`])).toEqual({
+        id: oldActivity?.['id'],
+        [FILE]: expect.any(Number),
+      });
+      expectApi4Error(
+        () => old.api4('Activity', 'get', { where: [[`${FILE}.file_name`, '=', 'x']] }),
+        500,
+        new RegExp(`^Invalid field '${FILE.replace('.', '\\.')}\\.file_name'$`),
+      );
+    });
+
+    it.each(['6.14', '5.81'] as const)('%s answers an explicit File join', (civicrmVersion) => {
+      const model = make({ civicrmVersion });
+      const { file, activity } = withFile(model);
+      const row = read(model, activity?.['id'], ['f.file_name', 'f.uri', 'f.url'], {
+        join: [['File AS f', 'LEFT', [FILE, '=', 'f.id']]],
+      });
+      expect(row).toMatchObject({ 'f.file_name': 'plan.pdf', 'f.uri': expect.stringMatching(/^plan_/) });
+      const url =
+        civicrmVersion === '6.14'
+          ? new RegExp(`^/civicrm/file\\?reset=1&id=${String(file?.['id'])}&fcs=`)
+          : new RegExp(
+              `^https://crm\\.example\\.org/civicrm/file\\?reset=1&id=${String(file?.['id'])}&eid=${String(activity?.['id'])}&fcs=[0-9a-f]{64}_\\d+_168$`,
+            );
+      expect(row?.['f.url']).toMatch(url);
+      const fcs = new URL(String(row?.['f.url']), 'https://crm.example.org').searchParams;
+      expect(model.verifyFileSignature(Number(file?.['id']), fcs.get('fcs') ?? '', fcs.get('eid'))).toBe(
+        true,
+      );
+    });
+
+    it.each(['6.14', '5.81'] as const)(
+      '%s gives the source contact through the ActivityContact bridge, and drops source_contact_id.display_name',
+      (civicrmVersion) => {
+        const model = make({ civicrmVersion });
+        const activity = checkIn(model, {});
+        const row = read(
+          model,
+          activity?.['id'],
+          ['source_contact_id', 'source_contact_id.display_name', 'src.display_name', 'nonsense'],
+          {
+            join: [
+              [
+                'Contact AS src',
+                'LEFT',
+                'ActivityContact',
+                ['id', '=', 'src.activity_id'],
+                ['src.record_type_id:name', '=', '"Activity Source"'],
+              ],
+            ],
+          },
+        );
+        expect(row).toEqual({
+          id: activity?.['id'],
+          source_contact_id: DEMO_PERSON_ID,
+          'src.display_name': `${DEMO_PERSON.first_name} ${DEMO_PERSON.last_name}`,
+        });
+        expectApi4Error(
+          () => model.api4('Activity', 'get', { where: [['source_contact_id.display_name', '=', 'x']] }),
+          500,
+          /^Invalid field 'source_contact_id\.display_name'$/,
+        );
+      },
+    );
+  });
+
+  describe('types', () => {
+    it('keeps Float digits to PHP precision, rounds Money half away from zero, stores arrays', () => {
+      const model = make();
+      const created = checkIn(model, {
+        'Check_in_data__organizing_.Percent_capitalized': 3.14159265358979,
+        'Check_in_data__organizing_.Equity_goal': '12.345',
+        'Check_in_data__organizing_.Equity_raised': 1.005,
+        'Check_in_data__organizing_.Organizing_focus': ['deli', 'zz'],
+      });
+      expect(
+        read(model, created?.['id'], [
+          'Check_in_data__organizing_.Percent_capitalized',
+          'Check_in_data__organizing_.Equity_goal',
+          'Check_in_data__organizing_.Equity_raised',
+          'Check_in_data__organizing_.Organizing_focus',
+        ]),
+      ).toMatchObject({
+        'Check_in_data__organizing_.Percent_capitalized': 3.1415926535898,
+        'Check_in_data__organizing_.Equity_goal': 12.35,
+        'Check_in_data__organizing_.Equity_raised': 1.01,
+        'Check_in_data__organizing_.Organizing_focus': ['deli', 'zz'],
+      });
+    });
+
+    it('saves the activity but none of its custom values when an Int overflows 32 bits (HTTP 500)', () => {
+      const model = make();
+      const before = model.count('Activity');
+      expectApi4Error(
+        () =>
+          checkIn(model, {
+            subject: 'overflow',
+            'Check_in_data__organizing_.Interest_list_size': 3000000000,
+            'Check_in_data__organizing_.Member_owner_count': 12,
+          }),
+        500,
+        /^DB Error: unknown error$/,
+      );
+      expect(model.count('Activity')).toBe(before + 1);
+      const [saved] = model.api4('Activity', 'get', {
+        select: [
+          'Check_in_data__organizing_.Interest_list_size',
+          'Check_in_data__organizing_.Member_owner_count',
+        ],
+        where: [['subject', '=', 'overflow']],
+      });
+      expect(saved).toMatchObject({
+        'Check_in_data__organizing_.Interest_list_size': null,
+        'Check_in_data__organizing_.Member_owner_count': null,
+      });
+      expect(checkIn(model, { 'Check_in_data__organizing_.Interest_list_size': 2147483647 })).toHaveProperty(
+        'id',
+      );
+      expectApi4Error(
+        () => checkIn(model, { 'Check_in_data__organizing_.Interest_list_size': -2147483649 }),
+        500,
+      );
+    });
+  });
+
+  describe('custom values refused after the row is saved', () => {
+    it.each([
+      ['Int', 'Check_in_data__organizing_.Member_owner_count', 'many', 'Timestamp'],
+      ['Int', 'Check_in_data__organizing_.Member_owner_count', '12.5', 'Integer'],
+      ['Money', 'Check_in_data__organizing_.Equity_goal', '1e3', 'Money'],
+      ['Float', 'Check_in_data__organizing_.Percent_capitalized', 'lots', 'Float'],
+    ])(
+      'an invalid %s (%s = %s) answers 500 with CiviCRM’s message, the activity saved bare',
+      (_type, key, value, named) => {
+        const model = make();
+        const before = model.count('Activity');
+        expectApi4Error(
+          () =>
+            checkIn(model, {
+              subject: 'bad value',
+              [key]: value,
+              'Check_in_data__organizing_.Interest_list_size': 5,
+            }),
+          500,
+          new RegExp(
+            `^One of the parameters  \\(value: ${value.replace('.', '\\.')}\\) is not of the type ${named}$`,
+          ),
+        );
+        expect(model.count('Activity')).toBe(before + 1);
+        const [saved] = model.api4('Activity', 'get', {
+          select: ['Check_in_data__organizing_.Interest_list_size'],
+          where: [['subject', '=', 'bad value']],
+        });
+        expect(saved?.['Check_in_data__organizing_.Interest_list_size']).toBeNull();
+      },
+    );
+
+    it('changes nothing on an update with a refused custom value', () => {
+      const model = make();
+      expectApi4Error(() =>
+        model.api4('Contact', 'update', {
+          values: { first_name: 'Changed', 'Food_Co_op_Organizing.Equity_share': 'abc' },
+          where: [['id', '=', DEMO_PERSON_ID]],
+        }),
+      );
+      expect(model.api4('Contact', 'get', { where: [['id', '=', DEMO_PERSON_ID]] })[0]?.['first_name']).toBe(
+        DEMO_PERSON.first_name,
+      );
+    });
+  });
+
+  describe('dates in the CRM time zone', () => {
+    it('rolls an impossible date over and stores an unreadable one as the epoch, as strtotime does', () => {
+      const model = make();
+      const created = checkIn(model, {
+        activity_date_time: 'garbage',
+        'Check_in_data__organizing_.Market_study_date': '2026-02-30',
+      });
+      expect(
+        read(model, created?.['id'], ['activity_date_time', 'Check_in_data__organizing_.Market_study_date']),
+      ).toMatchObject({
+        activity_date_time: '1970-01-01 00:00:00',
+        'Check_in_data__organizing_.Market_study_date': '2026-03-02',
+      });
+    });
+
+    it('defaults activity_date_time to now in the zone and turns an offset into local time', () => {
+      const model = make({ timeZone: 'America/Chicago' });
+      const now = checkIn(model, {});
+      expect(now?.['activity_date_time']).toBe('20261121060000');
+      expect(read(model, now?.['id'], ['activity_date_time'])?.['activity_date_time']).toBe(
+        '2026-11-21 06:00:00',
+      );
+      const zulu = checkIn(model, { activity_date_time: '2026-07-01T15:00:00Z' });
+      expect(read(model, zulu?.['id'], ['activity_date_time'])?.['activity_date_time']).toBe(
+        '2026-07-01 10:00:00',
+      );
+      const local = checkIn(model, { activity_date_time: '2026-07-01 15:00:00' });
+      expect(read(model, local?.['id'], ['activity_date_time'])?.['activity_date_time']).toBe(
+        '2026-07-01 15:00:00',
+      );
+    });
+
+    it('refuses an unknown time zone when built', () => {
+      expect(() => make({ timeZone: 'Mars/Olympus' })).toThrow();
+    });
+  });
+
+  describe('permissions', () => {
+    const staff = {
+      contactId: null,
+      permissions: ['access CiviCRM', 'view all contacts', 'view all activities'],
+    };
+
+    it('needs administer CiviCRM for getChecksum, nothing for validateChecksum', () => {
+      const model = make();
+      expectApi4Error(
+        () => model.api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID }, { user: staff }),
+        403,
+        /^Authorization failed$/,
+      );
+      expect(
+        model.api4(
+          'Contact',
+          'validateChecksum',
+          { contactId: DEMO_PERSON_ID, checksum: DEMO_CHECKSUM },
+          { user: ANONYMOUS_USER },
+        ),
+      ).toEqual([{ valid: true }]);
+      expect(model.api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID })).toHaveLength(1);
+    });
+
+    it('filters contacts to nothing for an anonymous user and refuses entities guarded by permissions', () => {
+      const model = make();
+      expect(model.api4('Contact', 'get', { limit: 1 }, { user: ANONYMOUS_USER })).toEqual([]);
+      expectApi4Error(() => model.api4('Activity', 'get', { limit: 1 }, { user: ANONYMOUS_USER }), 403);
+      expectApi4Error(() => model.api4('File', 'get', { limit: 1 }, { user: staff }), 403);
+      expect(model.api4('Activity', 'get', { limit: 1 }, { user: staff })).toHaveLength(1);
+    });
+  });
+
+  describe('the extension', () => {
+    it.each([
+      ['6.14', 'UTC', '6.14.alpha1'],
+      ['5.81', 'America/Chicago', '5.81.1'],
+    ] as const)('answers CheckinMiddleware.info on %s', (civicrmVersion, timeZone, release) => {
+      expect(make({ civicrmVersion, timeZone }).api4('CheckinMiddleware', 'info')).toEqual([
+        { extension_version: CHECKIN_EXTENSION_VERSION, civicrm_version: release, timezone: timeZone },
+      ]);
+    });
+
+    it('is an unknown API without the extension', () => {
+      expectApi4Error(
+        () => make({ extensionInstalled: false }).api4('CheckinMiddleware', 'info'),
+        500,
+        /^API \(CheckinMiddleware, info\) does not exist \(or the extension it belongs to is not enabled\)\.$/,
+      );
     });
   });
 });

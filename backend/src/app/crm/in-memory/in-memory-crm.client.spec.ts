@@ -28,21 +28,46 @@ describe('InMemoryCrmClient', () => {
     });
   });
 
-  it('normalizes v3 values to an array', async () => {
-    const [file] = await client.api4('File', 'get', { select: ['id'], limit: 1 });
-    const rows = await client.api3('Attachment', 'get', { id: file?.['id'], return: 'id,url' });
+  const certificateId = async () => {
+    const [org] = await client.api4('Contact', 'get', {
+      select: ['Food_Co_op_Organizing.Certificate_of_Incorporation'],
+      where: [['id', '=', DEMO_ORG_ID]],
+    });
+    return Number(org?.['Food_Co_op_Organizing.Certificate_of_Incorporation']);
+  };
+
+  it('normalizes v3 values to an array (Attachment.get ignores return)', async () => {
+    const id = await certificateId();
+    const rows = await client.api3('Attachment', 'get', { id, return: 'id,url' });
     expect(rows).toEqual([
-      { id: String(file?.['id']), url: expect.stringContaining('/civicrm/file?reset=1') },
+      expect.objectContaining({ id: String(id), url: expect.stringContaining('/civicrm/file?reset=1') }),
     ]);
   });
 
   it('turns a v3 is_error into CrmError failed', async () => {
-    const failure = client.api3('Attachment', 'get', {
-      id: { IN: [1] },
-      return: ['id', 'url'],
-      sequential: 1,
-    });
+    const failure = client.api3('Attachment', 'get', { id: await certificateId(), return: ['id', 'url'] });
     await expect(failure).rejects.toMatchObject({ failure: 'failed', call: 'v3 Attachment.get' });
+  });
+
+  it('turns the HTTP 500 of a v3 Attachment.get with id IN into CrmError failed with the status', async () => {
+    const failure = client.api3('Attachment', 'get', { id: { IN: [await certificateId()] }, sequential: 1 });
+    await expect(failure).rejects.toMatchObject({
+      failure: 'failed',
+      call: 'v3 Attachment.get',
+      httpStatus: 500,
+    });
+  });
+
+  it('marks createFile content as base64, as the live client does, so the extension decodes it', async () => {
+    const model = createDemoModel();
+    const own = new InMemoryCrmClient(model);
+    const [file] = await own.createFile({
+      fileName: 'market study.pdf',
+      mimeType: 'application/pdf',
+      bytes: new Uint8Array(Buffer.from('%PDF-1.7 x')),
+    });
+    expect(file).toMatchObject({ file_name: 'market_study.pdf', checkin_content_decoded: true });
+    expect(model.getFile(Number(file?.['id']))?.content.toString()).toBe('%PDF-1.7 x');
   });
 
   it('does not share state between callers', async () => {

@@ -1,6 +1,6 @@
 import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from '../crm-client';
-import { CrmError, failureForStatus, normalizeV3Values } from '../crm-errors';
-import { Api4Error, type CiviCrmModel } from './civicrm-model';
+import { CrmError, type CrmFailure, normalizeV3Values } from '../crm-errors';
+import { Api4Error, type CallContext, type CiviCrmModel, type V3Envelope } from './civicrm-model';
 
 export interface InMemoryCrmClientOptions {
   /** Delay before every answer, so demos show loading states as a real CRM would. */
@@ -21,19 +21,24 @@ export class InMemoryCrmClient implements CrmClient {
     this.latencyMs = options.latencyMs ?? 0;
   }
 
-  async api4<T extends CrmRow = CrmRow>(
+  api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
+    return this.call<T>(entity, action, params, {});
+  }
+
+  private async call<T extends CrmRow>(
     entity: string,
     action: string,
-    params: Api4Params = {},
+    params: Api4Params,
+    context: CallContext,
   ): Promise<T[]> {
     await this.delay();
     try {
-      return this.model.api4(entity, action, params) as T[];
+      return this.model.api4(entity, action, params, context) as T[];
     } catch (error) {
       if (!(error instanceof Api4Error)) throw error;
       // The live client reports the HTTP status; the model's reason helps whoever reads the log.
       throw new CrmError(
-        failureForStatus(error.status, true),
+        failureForStatus(error.status),
         `${entity}.${action}`,
         `HTTP ${error.status} (${error.message})`,
         error.status,
@@ -43,9 +48,13 @@ export class InMemoryCrmClient implements CrmClient {
 
   createFile<T extends CrmRow = CrmRow>(file: NewCrmFile): Promise<T[]> {
     const content = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-    return this.api4<T>('File', 'create', {
-      values: { file_name: file.fileName, mime_type: file.mimeType, content: content.toString('base64') },
-    });
+    // Marked as the live client marks it (X-Checkin-Content-Encoding), so the extension decodes.
+    return this.call<T>(
+      'File',
+      'create',
+      { values: { file_name: file.fileName, mime_type: file.mimeType, content: content.toString('base64') } },
+      { contentEncoding: 'base64' },
+    );
   }
 
   async api3<T extends CrmRow = CrmRow>(
@@ -54,10 +63,22 @@ export class InMemoryCrmClient implements CrmClient {
     params: Record<string, unknown>,
   ): Promise<T[]> {
     await this.delay();
-    const envelope = this.model.api3(entity, action, params);
+    let envelope: V3Envelope;
+    try {
+      envelope = this.model.api3(entity, action, params);
+    } catch (error) {
+      if (!(error instanceof Api4Error)) throw error;
+      // CiviCRM died (HTTP 500 page): the live client sees the status, not an envelope.
+      throw new CrmError(
+        'failed',
+        `v3 ${entity}.${action}`,
+        `HTTP ${error.status} (${error.message})`,
+        error.status,
+      );
+    }
     if (envelope.is_error) {
       throw new CrmError(
-        'rejected',
+        'failed',
         `v3 ${entity}.${action}`,
         `the CRM reported an error (is_error): ${envelope.error_message}`,
       );
@@ -69,4 +90,8 @@ export class InMemoryCrmClient implements CrmClient {
     if (this.latencyMs <= 0) return Promise.resolve();
     return new Promise((resolve) => setTimeout(resolve, this.latencyMs));
   }
+}
+
+function failureForStatus(status: number): CrmFailure {
+  return status === 401 || status === 403 ? 'unauthorized' : 'failed';
 }

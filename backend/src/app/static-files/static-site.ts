@@ -1,0 +1,165 @@
+import { pageDataUrl } from '@checkin/contract';
+import type { NextFunction, Request, Response } from 'express';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { chooseEncoding, type ContentCoding } from './content-encoding';
+
+/** Written by tools/build/precompress.mjs: each page route's lazy chunks. Not served. */
+export const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+interface Representation {
+  body: Buffer;
+  etag: string;
+}
+
+interface StaticFile {
+  contentType: string;
+  cacheControl: string;
+  identity: Representation;
+  /** Precompressed at build time; absent when the build wrote none. */
+  encoded: Partial<Record<ContentCoding, Representation>>;
+}
+
+function representation(body: Buffer): Representation {
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * The built front end, read into memory once at start-up (well under a megabyte per coding), so
+ * a request costs no file system call. URL path → file.
+ */
+export function loadStaticFiles(root: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  if (!existsSync(root)) return files;
+  const all = new Set(filesUnder(root));
+  for (const path of all) {
+    if (path.endsWith('.br') || path.endsWith('.gz') || path === join(root, PAGE_CHUNKS_FILE)) continue;
+    const encoded: StaticFile['encoded'] = {};
+    if (all.has(`${path}.br`)) encoded.br = representation(readFileSync(`${path}.br`));
+    if (all.has(`${path}.gz`)) encoded.gzip = representation(readFileSync(`${path}.gz`));
+    const urlPath = `/${relative(root, path).split(sep).join('/')}`;
+    files.set(urlPath, {
+      contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+      // Hashed bundles may be cached for good; index.html must be fresh to find them.
+      cacheControl: path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      identity: representation(readFileSync(path)),
+      encoded,
+    });
+  }
+  return files;
+}
+
+function loadPageChunks(root: string): Map<string, string[]> {
+  const path = join(root, PAGE_CHUNKS_FILE);
+  if (!existsSync(path)) return new Map();
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const chunks = new Map<string, string[]>();
+  if (typeof parsed !== 'object' || parsed === null) return chunks;
+  for (const [route, list] of Object.entries(parsed)) {
+    if (Array.isArray(list))
+      chunks.set(
+        route,
+        list.filter((item): item is string => typeof item === 'string'),
+      );
+  }
+  return chunks;
+}
+
+/**
+ * The page's `Link` header: its lazy chunks as module preloads, and, on an owner page opened
+ * with its link, the data request as a fetch preload (same mode and credentials as the app's
+ * `fetch`, which then reuses the answer). The staff page's data needs its key in a header, which
+ * a preload cannot send, and the key must never appear in a URL: it gets no data preload.
+ */
+export function pageLinkHeader(pathname: string, search: string, chunks: readonly string[]): string | null {
+  const links = chunks.map((chunk) => `</${chunk}>; rel=modulepreload`);
+  const dataUrl = pageDataUrl(pathname, search);
+  if (dataUrl !== null) links.unshift(`<${dataUrl}>; rel=preload; as=fetch; crossorigin`);
+  return links.length > 0 ? links.join(', ') : null;
+}
+
+/**
+ * Serves the built front end: its files, Brotli or gzip precompressed when the browser accepts
+ * it (never compressed per request), with `Vary: Accept-Encoding`, a strong ETag per coding and
+ * 304 on a match; index.html for every other GET outside /api (the app's own routes), with the
+ * page's `Link` preloads. Anything else goes on to Nest (the API, or its 404).
+ */
+export function staticSite(root: string) {
+  const files = loadStaticFiles(root);
+  const pageChunks = loadPageChunks(root);
+  const index = files.get('/index.html');
+  return (request: Request, response: Response, next: NextFunction): void => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || index === undefined) return next();
+    const queryStart = request.url.indexOf('?');
+    const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+    if (pathname === '/api' || pathname.startsWith('/api/')) return next();
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      decoded = pathname;
+    }
+    let file = files.get(decoded);
+    if (file === undefined || decoded === '/index.html') {
+      file = index;
+      const link = pageLinkHeader(
+        decoded,
+        queryStart === -1 ? '' : request.url.slice(queryStart),
+        pageChunks.get(decoded) ?? [],
+      );
+      if (link !== null) response.setHeader('Link', link);
+    }
+    send(request, response, file);
+  };
+}
+
+function send(request: Request, response: Response, file: StaticFile): void {
+  const coding = chooseEncoding(request.headers['accept-encoding']);
+  const encoded = coding === null ? undefined : file.encoded[coding];
+  const chosen = encoded ?? file.identity;
+  if (Object.keys(file.encoded).length > 0) response.vary('Accept-Encoding');
+  response.setHeader('Content-Type', file.contentType);
+  response.setHeader('Cache-Control', file.cacheControl);
+  response.setHeader('ETag', chosen.etag);
+  if (encoded !== undefined && coding !== null) response.setHeader('Content-Encoding', coding);
+  if (matchesEtag(request.headers['if-none-match'], chosen.etag)) {
+    response.status(304).end();
+    return;
+  }
+  response.setHeader('Content-Length', chosen.body.length);
+  if (request.method === 'HEAD') response.status(200).end();
+  else response.status(200).end(chosen.body);
+}
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}

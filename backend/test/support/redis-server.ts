@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const haveRedis = existsSync(REDIS_SERVER);
+
+export interface RedisServer {
+  url: string;
+  /** The test's own connection, for looking inside. */
+  inspector: Redis;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway redis-server on a free port: nothing saved to disk, stopped by the test. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const inspector = new Redis(url, { connectionName: 'test-inspector' });
+  return {
+    url,
+    inspector,
+    stop: async () => {
+      inspector.disconnect();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { TestBed } from '@angular/core/testing';
+import { firstValueFrom } from 'rxjs';
+import { ApiError } from './api-error.interceptor';
+import { PreloadedData, startPageDataRequest } from './preloaded-data';
+
+const FORM_SEARCH = '?contactId=7&orgId=9&cid=7&cs=abc_123';
+const FORM_DATA_URL = '/api/data?contactId=7&orgId=9&cid=7&cs=abc_123';
+
+function answering(response: Response | Error): jest.Mock<Promise<Response>, Parameters<typeof fetch>> {
+  return jest.fn<Promise<Response>, Parameters<typeof fetch>>(() =>
+    response instanceof Error ? Promise.reject(response) : Promise.resolve(response),
+  );
+}
+
+/** jsdom has no fetch Response: the part of one that PreloadedData reads. */
+function answer(text: string, status: number): Response {
+  const response: Pick<Response, 'ok' | 'status' | 'text'> = {
+    ok: status >= 200 && status < 300,
+    status,
+    text: () => Promise.resolve(text),
+  };
+  return response as Response;
+}
+
+function json(body: unknown, status = 200): Response {
+  return answer(JSON.stringify(body), status);
+}
+
+describe('PreloadedData', () => {
+  let preloaded: PreloadedData;
+
+  beforeEach(() => {
+    preloaded = TestBed.inject(PreloadedData);
+  });
+
+  it('starts the form data request with the URL the service preloads, same-origin credentials', () => {
+    const fetchFn = answering(json({}));
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, fetchFn);
+    expect(fetchFn).toHaveBeenCalledWith(FORM_DATA_URL, { credentials: 'same-origin' });
+  });
+
+  it('starts the report request on /report, nothing on /staff or without a checksum', () => {
+    const fetchFn = answering(json({}));
+    startPageDataRequest({ pathname: '/report', search: '?cid=7&cs=a%20b' }, fetchFn);
+    startPageDataRequest({ pathname: '/staff', search: '?orgId=9&key=secret' }, fetchFn);
+    startPageDataRequest({ pathname: '/', search: '?cid=7' }, fetchFn);
+    expect(fetchFn.mock.calls.map(([url]) => url)).toEqual(['/api/report?cid=7&cs=a%20b']);
+  });
+
+  it('hands the started answer to the first ask for its URL only', async () => {
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, answering(json({ sections: [1] })));
+    expect(preloaded.take('/api/report?cid=7&cs=abc_123')).toBeNull();
+    const answer = preloaded.take(FORM_DATA_URL);
+    expect(answer).not.toBeNull();
+    expect(preloaded.take(FORM_DATA_URL)).toBeNull();
+    await expect(firstValueFrom(answer!)).resolves.toEqual({ sections: [1] });
+  });
+
+  it("turns the API's error body into ApiError", async () => {
+    const body = { statusCode: 401, code: 'INVALID_CHECKSUM', message: 'This link is not valid.' };
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, answering(json(body, 401)));
+    const failure = firstValueFrom(preloaded.take(FORM_DATA_URL)!);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ body });
+  });
+
+  it('reports a network failure and a non-JSON answer as HttpClient would', async () => {
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, answering(new TypeError('Failed to fetch')));
+    await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).rejects.toMatchObject({
+      body: { statusCode: 0, code: 'NETWORK_ERROR' },
+    });
+    startPageDataRequest(
+      { pathname: '/', search: FORM_SEARCH },
+      answering(answer('<html>Bad gateway</html>', 502)),
+    );
+    await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).rejects.toMatchObject({
+      body: { statusCode: 502, code: 'UNEXPECTED_RESPONSE' },
+    });
+  });
+});

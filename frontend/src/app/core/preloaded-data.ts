@@ -1,0 +1,62 @@
+import { HttpErrorResponse } from '@angular/common/http';
+import { Injectable } from '@angular/core';
+import { pageDataUrl } from '@checkin/contract';
+import { defer, type Observable } from 'rxjs';
+import { toApiError } from './api-error.interceptor';
+
+/**
+ * The page's first data request, started before Angular boots (main.ts) so that it overlaps the
+ * download of the page's code. The service names the same URL in a `Link: rel=preload` header on
+ * the HTML, and the browser hands this `fetch` the preloaded response instead of asking again;
+ * both sides build the URL with `pageDataUrl` (@checkin/contract) because only an identical URL
+ * is reused. Angular's HttpClient cannot take it over: its XHR backend never reads preloads.
+ */
+interface StartedRequest {
+  url: string;
+  response: Promise<Response>;
+}
+
+let started: StartedRequest | null = null;
+
+export function startPageDataRequest(
+  location: Pick<Location, 'pathname' | 'search'>,
+  fetchFn: typeof fetch = fetch,
+): void {
+  const url = pageDataUrl(location.pathname, location.search);
+  // Same mode and credentials as `rel=preload; as=fetch; crossorigin`, or the preload is not reused.
+  started = url === null ? null : { url, response: fetchFn(url, { credentials: 'same-origin' }) };
+}
+
+/**
+ * Pages' API services ask for the started request by URL: the first ask for that URL gets it,
+ * every later one (a retry, another page) gets null and makes its own request. Failures arrive as
+ * ApiError, as from HttpClient.
+ */
+@Injectable({ providedIn: 'root' })
+export class PreloadedData {
+  take<T>(url: string): Observable<T> | null {
+    if (started?.url !== url) return null;
+    const { response } = started;
+    started = null;
+    return defer(() => readAnswer<T>(url, response));
+  }
+}
+
+async function readAnswer<T>(url: string, pending: Promise<Response>): Promise<T> {
+  let response: Response;
+  try {
+    response = await pending;
+  } catch (error: unknown) {
+    throw toApiError(new HttpErrorResponse({ url, status: 0, error }));
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's page, say): HttpClient reports that as an error too, with the raw text.
+    throw toApiError(new HttpErrorResponse({ url, status: response.status, error: text }));
+  }
+  if (!response.ok) throw toApiError(new HttpErrorResponse({ url, status: response.status, error: body }));
+  return body as T;
+}

@@ -1,0 +1,44 @@
+import type { OwnerLinkParams } from './payloads';
+
+/**
+ * The data request each owner page makes first. The service names it in a `Link: rel=preload`
+ * header on the page's HTML and the browser app requests it with `fetch`: a preloaded response is
+ * only reused when both ask for the very same URL, so both build it here.
+ */
+export const PAGE_DATA_ROUTES: ReadonlyMap<string, string> = new Map([
+  ['/', '/api/data'],
+  ['/report', '/api/report'],
+]);
+
+/**
+ * The owner link read from a page's query string: null when cid or cs is missing (pages then
+ * explain instead of calling the API). Values are trimmed; empty optional ones are left out.
+ */
+export function ownerLinkFromQuery(query: URLSearchParams): OwnerLinkParams | null {
+  const cid = query.get('cid')?.trim();
+  const cs = query.get('cs')?.trim();
+  if (!cid || !cs) return null;
+  const link: OwnerLinkParams = { cid, cs };
+  const contactId = query.get('contactId')?.trim();
+  const orgId = query.get('orgId')?.trim();
+  if (contactId) link.contactId = contactId;
+  if (orgId) link.orgId = orgId;
+  return link;
+}
+
+/** `apiPath?contactId=&orgId=&cid=&cs=` in this order, each value percent-encoded. */
+export function ownerDataUrl(apiPath: string, link: OwnerLinkParams): string {
+  const parts: string[] = [];
+  if (link.contactId) parts.push(`contactId=${encodeURIComponent(link.contactId)}`);
+  if (link.orgId) parts.push(`orgId=${encodeURIComponent(link.orgId)}`);
+  parts.push(`cid=${encodeURIComponent(link.cid)}`, `cs=${encodeURIComponent(link.cs)}`);
+  return `${apiPath}?${parts.join('&')}`;
+}
+
+/** The data URL a page at `pathname` with `search` loads first, or null when it has none to preload. */
+export function pageDataUrl(pathname: string, search: string): string | null {
+  const apiPath = PAGE_DATA_ROUTES.get(pathname);
+  if (apiPath === undefined) return null;
+  const link = ownerLinkFromQuery(new URLSearchParams(search));
+  return link ? ownerDataUrl(apiPath, link) : null;
+}

@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+/**
+ * The owner's pages on a slow phone, in Chromium (CHROMIUM_PATH, default /usr/bin/chromium):
+ *
+ *   node tools/bench/phone.mjs [--runs=N]        (build first; `npm run bench` runs it)
+ *
+ * Starts the built service in stub mode on a free port. For the form, the report and the staff
+ * page it opens the demo link RUNS times (default 7) in a fresh browser context with the cache
+ * empty, throttled through the DevTools protocol as the issue's phone: 1.6 Mbps down, 750 kbps up,
+ * 150 ms latency (Network.emulateNetworkConditions) and 4× CPU slowdown
+ * (Emulation.setCPUThrottlingRate); then as many times unthrottled. A script installed before
+ * the page's own records, with a MutationObserver, the first moment (performance.now(), from
+ * navigation start) when:
+ *   form:   a form field (input, select, textarea) is rendered, visible and enabled;
+ *   report: a trend chart's line is drawn (charts sit in each field's earlier entries: the probe
+ *           opens the first field's as soon as its button exists, as the owner's tap would);
+ *           the first field's entry is reported too;
+ *   staff:  a section of the staff report is rendered and visible.
+ * The median of the runs is the figure. Bytes transferred per page load (compressed, with
+ * headers, as the network carried them) and decoded (raw) come from the protocol's
+ * Network.loadingFinished and Network.dataReceived events; resource timing tells when the HTML,
+ * the last script and the data had arrived (htmlMs, scriptsMs, dataMs), so the rest of the time
+ * to ready is the phone's CPU running the code. Then Lighthouse (its default mobile
+ * preset: simulated 150 ms RTT, 1.6 Mbps, 4× CPU) audits the form and report pages.
+ *
+ * Prints a table and writes dist/bench/phone.json with `figures` for `npm run bench`'s summary.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const OUTPUT = join(ROOT, 'dist', 'bench', 'phone.json');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+/** The demo data's ids (backend/src/app/crm/in-memory/demo-data.ts) and stub mode's keys. */
+const OWNER_LINK = 'contactId=102&orgId=101&cid=102&cs=demo';
+const PHONE = {
+  network: { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
+  cpuSlowdown: 4,
+};
+const PAGES = [
+  {
+    name: 'form',
+    what: 'first form field usable',
+    path: `/?${OWNER_LINK}`,
+    targetMs: 1500,
+    lighthouse: true,
+  },
+  {
+    name: 'report',
+    what: 'first chart visible',
+    path: `/report?${OWNER_LINK}`,
+    targetMs: 2000,
+    lighthouse: true,
+  },
+  {
+    name: 'staff',
+    what: 'first section visible',
+    path: '/staff?orgId=101&key=demo',
+    targetMs: 2000,
+    lighthouse: false,
+  },
+];
+const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'];
+const LIGHTHOUSE_TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 };
+
+/** Runs in the page before its own scripts: records when each page's first useful thing appears. */
+function installReadyProbe() {
+  const visible = (element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+  };
+  const probes = {
+    form: () =>
+      [...document.querySelectorAll('main form input, main form select, main form textarea')].some(
+        (field) => !field.disabled && visible(field),
+      ),
+    report: () => {
+      // Trend charts sit in each field's earlier entries: the probe opens the first field's
+      // history as soon as its button exists, standing in for the owner's tap.
+      const toggle = document.querySelector('app-field-entries button[aria-expanded="false"]');
+      if (toggle && !window.__reportOpened) {
+        window.__reportOpened = performance.now();
+        toggle.click();
+      }
+      return [...document.querySelectorAll('app-trend-chart svg.ngx-charts')].some(
+        (svg) => visible(svg) && svg.querySelector('path.line[d]') !== null,
+      );
+    },
+    reportContent: () => [...document.querySelectorAll('app-field-entries')].some(visible),
+    staff: () => [...document.querySelectorAll('app-staff-section section')].some(visible),
+  };
+  window.__ready = {};
+  const check = () => {
+    for (const [name, probe] of Object.entries(probes)) {
+      if (window.__ready[name] === undefined && probe()) window.__ready[name] = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['hidden', 'disabled', 'd', 'class', 'style'],
+  });
+}
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** The built service in stub mode, as `npm start` runs it (request logs off: they are not measured here). */
+async function startService() {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'backend', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      LOG_REQUESTS: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (const deadline = Date.now() + 20_000; ;) {
+    if (child.exitCode !== null) throw new Error('the service stopped while starting');
+    try {
+      await fetch(`${url}/api/health/live`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('the service did not start in 20 s');
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  return { url, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) };
+}
+
+/** One page load in a fresh context: milliseconds to ready, and bytes on the wire and decoded. */
+async function loadOnce(browser, url, page, throttled) {
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(installReadyProbe);
+    const tab = await context.newPage();
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    if (throttled) {
+      await cdp.send('Network.emulateNetworkConditions', PHONE.network);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
+    }
+    let transferred = 0;
+    let decoded = 0;
+    let requests = 0;
+    cdp.on('Network.loadingFinished', (event) => {
+      transferred += event.encodedDataLength;
+      requests += 1;
+    });
+    cdp.on('Network.dataReceived', (event) => {
+      decoded += event.dataLength;
+    });
+    await tab.goto(`${url}${page.path}`, { waitUntil: 'commit' });
+    const handle = await tab.waitForFunction((name) => window.__ready?.[name], page.name, {
+      timeout: 60_000,
+      polling: 250,
+    });
+    const readyMs = await handle.jsonValue();
+    const contentMs = await tab.evaluate(() => window.__ready.reportContent ?? null);
+    // Where the time went: when the HTML, the last script and the data had arrived.
+    const timeline = await tab.evaluate(() => {
+      const [navigation] = performance.getEntriesByType('navigation');
+      const resources = performance.getEntriesByType('resource');
+      const latest = (filter) =>
+        Math.round(Math.max(0, ...resources.filter(filter).map((entry) => entry.responseEnd)));
+      return {
+        htmlMs: Math.round(navigation?.responseEnd ?? 0),
+        scriptsMs: latest((entry) => entry.name.endsWith('.js')),
+        dataMs: latest((entry) => new URL(entry.name).pathname.startsWith('/api/')),
+      };
+    });
+    // Whatever the page still fetches for its first view (fonts, late chunks) counts in its bytes.
+    await tab.waitForLoadState('networkidle');
+    return { readyMs, contentMs, transferred, decoded, requests, timeline };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function measurePages(url, runs) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  const results = {};
+  try {
+    for (const page of PAGES) {
+      // One unmeasured load first: the service's own first-request costs (code, caches) are not the phone's.
+      await loadOnce(browser, url, page, false);
+      const result = { throttled: [], unthrottled: [] };
+      for (let run = 0; run < runs; run += 1) {
+        result.throttled.push(await loadOnce(browser, url, page, true));
+        result.unthrottled.push(await loadOnce(browser, url, page, false));
+      }
+      results[page.name] = result;
+      const ms = (loads) => Math.round(median(loads.map((load) => load.readyMs)));
+      console.log(
+        `${page.name}: ${ms(result.throttled)} ms throttled, ${ms(result.unthrottled)} ms unthrottled (median of ${runs})`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+async function lighthouseScores(url) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const browser = await puppeteer.connect({
+    browserURL: `http://127.0.0.1:${chrome.port}`,
+    defaultViewport: null,
+  });
+  const scores = {};
+  const shortfalls = {};
+  try {
+    for (const page of PAGES.filter((candidate) => candidate.lighthouse)) {
+      const tab = await browser.newPage();
+      // No config: Lighthouse's default is the mobile preset with simulated phone throttling.
+      const { lhr } = await lighthouse(
+        `${url}${page.path}`,
+        { logLevel: 'error', onlyCategories: LIGHTHOUSE_CATEGORIES },
+        undefined,
+        tab,
+      );
+      await tab.close();
+      scores[page.name] = Object.fromEntries(
+        LIGHTHOUSE_CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]),
+      );
+      scores[page.name].metrics = {
+        firstContentfulPaintMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
+        largestContentfulPaintMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
+        totalBlockingTimeMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+        cumulativeLayoutShift: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+      };
+      shortfalls[page.name] = LIGHTHOUSE_CATEGORIES.flatMap((category) =>
+        lhr.categories[category].auditRefs
+          .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id].score ?? 1) < 1)
+          .map(
+            (ref) =>
+              `${category}: ${ref.id} (${lhr.audits[ref.id].displayValue ?? lhr.audits[ref.id].title})`,
+          ),
+      );
+    }
+  } finally {
+    await browser.disconnect();
+    chrome.kill();
+  }
+  return { scores, shortfalls };
+}
+
+export async function runPhoneBench({ runs = 7, output = OUTPUT } = {}) {
+  const service = await startService();
+  let pages;
+  let audit;
+  try {
+    pages = await measurePages(service.url, runs);
+    audit = await lighthouseScores(service.url);
+  } finally {
+    await service.stop();
+  }
+  const figures = [];
+  const rows = [];
+  for (const page of PAGES) {
+    const { throttled, unthrottled } = pages[page.name];
+    const ms = (loads) => Math.round(median(loads.map((load) => load.readyMs)));
+    const kB = (loads, key) => Number((median(loads.map((load) => load[key])) / 1000).toFixed(1));
+    figures.push(
+      {
+        figure: `Phone (1.6 Mbps, 150 ms, 4× CPU): ${page.name}, ${page.what}`,
+        value: ms(throttled),
+        unit: 'ms',
+        target: { max: page.targetMs },
+      },
+      { figure: `Unthrottled: ${page.name}, ${page.what}`, value: ms(unthrottled), unit: 'ms', target: {} },
+      ...(page.name === 'report'
+        ? [
+            {
+              figure: 'Phone: report, first field visible',
+              value: Math.round(median(throttled.map((load) => load.contentMs))),
+              unit: 'ms',
+              target: {},
+            },
+          ]
+        : []),
+      {
+        figure: `Bytes per ${page.name} page load, compressed on the wire`,
+        value: kB(throttled, 'transferred'),
+        unit: 'kB',
+        target: {},
+      },
+      {
+        figure: `Bytes per ${page.name} page load, decoded`,
+        value: kB(throttled, 'decoded'),
+        unit: 'kB',
+        target: {},
+      },
+    );
+    rows.push({
+      page: page.name,
+      ready: page.what,
+      phoneMs: ms(throttled),
+      phoneRuns: throttled.map((load) => Math.round(load.readyMs)).join(' '),
+      unthrottledMs: ms(unthrottled),
+      wireKB: kB(throttled, 'transferred'),
+      decodedKB: kB(throttled, 'decoded'),
+      requests: median(throttled.map((load) => load.requests)),
+      htmlMs: Math.round(median(throttled.map((load) => load.timeline.htmlMs))),
+      scriptsMs: Math.round(median(throttled.map((load) => load.timeline.scriptsMs))),
+      dataMs: Math.round(median(throttled.map((load) => load.timeline.dataMs))),
+    });
+  }
+  for (const [page, byCategory] of Object.entries(audit.scores)) {
+    for (const category of LIGHTHOUSE_CATEGORIES) {
+      figures.push({
+        figure: `Lighthouse mobile: ${page}, ${category}`,
+        value: byCategory[category],
+        unit: '/ 100',
+        target: { min: LIGHTHOUSE_TARGETS[category] },
+      });
+    }
+  }
+  const report = { name: 'phone', runs, phone: PHONE, rows, lighthouse: audit, figures };
+  await mkdir(dirname(output), { recursive: true });
+  await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);
+  return report;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const runsArgument = process.argv.find((arg) => arg.startsWith('--runs='));
+  const report = await runPhoneBench(runsArgument ? { runs: Number(runsArgument.slice(7)) } : {});
+  console.table(report.rows);
+  console.log(JSON.stringify(report.lighthouse, null, 2));
+  console.log(`Written to ${OUTPUT}`);
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+/**
+ * Runs after the Angular build (the front end's `build` target):
+ *
+ *   node tools/build/precompress.mjs <dist/frontend>
+ *
+ * 1. Writes `<file>.br` (Brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every text
+ *    file of `<dist>/browser`, so the service sends compressed files without compressing per
+ *    request. A variant no smaller than its original is not written.
+ * 2. Writes `<dist>/browser/page-chunks.json`: for each page route, the lazy chunks its page
+ *    needs beyond the initial ones (its component's chunk, what that imports, and what the
+ *    component's chunk itself imports dynamically) (from esbuild's metafile, `<dist>/stats.json`), so the service
+ *    can name them in a `Link: rel=modulepreload` header with the page's HTML and the browser
+ *    fetches them alongside the initial code instead of after it has run.
+ *
+ * `precompressDirectory` and `pageChunks` are exported for tests.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** Files worth compressing; images other than SVG and fonts are compressed already. */
+export const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.svg',
+  '.json',
+  '.txt',
+  '.map',
+  '.xml',
+  '.webmanifest',
+  '.ico',
+]);
+export const PAGE_CHUNKS_FILE = 'page-chunks.json';
+
+/** Each page route's component, as app.routes.ts loads it. A rename fails the build here. */
+const PAGE_ENTRY_POINTS = {
+  '/': 'frontend/src/app/form/form-page.ts',
+  '/report': 'frontend/src/app/report/report-page.ts',
+  '/staff': 'frontend/src/app/staff/staff-page.ts',
+};
+
+function filesUnder(directory) {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Compresses every compressible file under `directory`; returns bytes raw, Brotli and gzip. */
+export function precompressDirectory(directory) {
+  const totals = { files: 0, raw: 0, br: 0, gz: 0 };
+  for (const path of filesUnder(directory)) {
+    if (path.endsWith('.br') || path.endsWith('.gz')) {
+      // A variant without its original is left over from an earlier build.
+      if (!existsSync(path.slice(0, -3))) unlinkSync(path);
+      continue;
+    }
+    if (!COMPRESSIBLE.has(extname(path)) || path.endsWith(PAGE_CHUNKS_FILE)) continue;
+    const raw = readFileSync(path);
+    const br = brotliCompressSync(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+      },
+    });
+    const gz = gzipSync(raw, { level: 9 });
+    totals.files += 1;
+    totals.raw += raw.length;
+    for (const [suffix, bytes] of [
+      ['.br', br],
+      ['.gz', gz],
+    ]) {
+      const variant = `${path}${suffix}`;
+      if (bytes.length < raw.length) {
+        writeFileSync(variant, bytes);
+        totals[suffix.slice(1)] += bytes.length;
+      } else {
+        if (existsSync(variant)) unlinkSync(variant);
+        totals[suffix.slice(1)] += raw.length;
+      }
+    }
+  }
+  return totals;
+}
+
+/**
+ * `{ '/': ['chunk-A.js', ...], ... }`: the chunk holding each page's component and every chunk it
+ * imports statically, less the chunks index.html already loads.
+ */
+export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_POINTS) {
+  // The Angular builder writes output paths relative to the browser folder.
+  const byName = new Map(Object.entries(metafile.outputs));
+  const initial = new Set();
+  const html = readFileSync(join(browserDirectory, 'index.html'), 'utf8');
+  for (const [, file] of html.matchAll(/(?:src|href)="([^"]+\.js)"/g)) initial.add(file);
+  const result = {};
+  for (const [route, entryPoint] of Object.entries(entryPoints)) {
+    const start = [...byName].find(([, output]) => output.entryPoint === entryPoint);
+    if (!start)
+      throw new Error(
+        `no chunk has the entry point ${entryPoint} (route ${route}): update tools/build/precompress.mjs`,
+      );
+    const chunks = [];
+    const pending = [start[0]];
+    while (pending.length > 0) {
+      const chunk = pending.shift();
+      if (chunks.includes(chunk) || initial.has(chunk)) continue;
+      chunks.push(chunk);
+      for (const imported of byName.get(chunk)?.imports ?? []) {
+        if (imported.external) continue;
+        // The page's own dynamic imports (the report's animation engine) are needed for its first view too.
+        if (
+          imported.kind === 'import-statement' ||
+          (chunk === start[0] && imported.kind === 'dynamic-import')
+        ) {
+          pending.push(imported.path);
+        }
+      }
+    }
+    result[route] = chunks;
+  }
+  return result;
+}
+
+function main(distDirectory) {
+  const browser = join(distDirectory, 'browser');
+  const stats = join(distDirectory, 'stats.json');
+  if (!existsSync(join(browser, 'index.html'))) throw new Error(`${browser} holds no built app`);
+  if (existsSync(stats)) {
+    const chunks = pageChunks(JSON.parse(readFileSync(stats, 'utf8')), browser);
+    writeFileSync(join(browser, PAGE_CHUNKS_FILE), `${JSON.stringify(chunks, null, 2)}\n`);
+  }
+  const totals = precompressDirectory(browser);
+  const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+  console.log(
+    `precompressed ${totals.files} files: ${kB(totals.raw)} raw, ${kB(totals.br)} Brotli, ${kB(totals.gz)} gzip` +
+      (existsSync(stats) ? `; page chunks in ${PAGE_CHUNKS_FILE}` : ''),
+  );
+  return totals;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const target = process.argv[2];
+  if (!target || !statSync(target).isDirectory()) {
+    console.error('usage: node tools/build/precompress.mjs <dist/frontend>');
+    process.exit(2);
+  }
+  main(target);
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+/**
+ * The real-CiviCRM suite (docs/civicrm-setup.md, "Testing against a real CiviCRM"): for each
+ * target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
+ * extension installed, the schema created by the product's own installer (`crm-schema.js
+ * --apply`), then the jest suite in backend/test/civicrm/ run against it over HTTP, and on the
+ * first target the Chromium journey (e2e/civicrm/). Prints `N passed, N failed` last.
+ *
+ *   node tools/civicrm/real-suite.mjs [--only=6.14,5.81,chicago,restricted] [--keep]
+ *
+ * civicrm.sh comes from CIVICRM_SH, else ../shared/civicrm/civicrm.sh beside the repository. When
+ * it (or PHP/MariaDB through it) is not there, the suite is skipped with a message saying how to
+ * run it, except under CI=true, where a skip is a failure. Build first (`nx run-many -t build`).
+ * --keep leaves the instances running (and reuses running ones) for repeated local runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const keep = args.includes('--keep');
+const civicrmSh = resolve(process.env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh'));
+const packDir = dirname(civicrmSh);
+const results = join(root, 'dist', 'test-results', 'civicrm');
+const ADMIN_KEY = 'civi-test-apikey-0123456789';
+/** The restricted API user's key (created by tools/civicrm/create-api-user.sh). */
+const RESTRICTED_KEY = 'checkin-restricted-key-0123456789';
+
+/**
+ * Same scenarios, same expected answers, on each: both supported versions, the newest on a CRM
+ * that is not on UTC, and the newest with an API user holding only the documented permissions.
+ */
+const TARGETS = [
+  {
+    name: '6.14',
+    pack: 'civicrm-standalone-6.14-code.tar.gz',
+    port: 8700,
+    timeZone: 'UTC',
+    journey: true,
+    primary: true,
+  },
+  { name: '5.81', pack: 'civicrm-standalone-5.81.1-code.tar.gz', port: 8710, timeZone: 'UTC', primary: true },
+  { name: 'chicago', pack: 'civicrm-standalone-6.14-code.tar.gz', port: 8720, timeZone: 'America/Chicago' },
+  {
+    name: 'restricted',
+    pack: 'civicrm-standalone-6.14-code.tar.gz',
+    port: 8730,
+    timeZone: 'UTC',
+    restricted: true,
+  },
+];
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function run(command, commandArgs, env = {}, options = {}) {
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    timeout: options.timeoutMs ?? 600_000,
+  });
+  return { ok: result.status === 0, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+function fail(label, detail) {
+  totals.failed += 1;
+  lines.push(`FAIL ${label}${detail ? `: ${detail}` : ''}`);
+}
+
+function skipAll(reason) {
+  const message =
+    `real-CiviCRM suite skipped: ${reason}. To run it, put CiviCRM's test pack beside the repository ` +
+    '(../shared/civicrm/civicrm.sh) or set CIVICRM_SH, then `node tools/civicrm/real-suite.mjs`.';
+  if (process.env.CI === 'true') {
+    fail('real-CiviCRM suite', `${reason} (CI must run it)`);
+  } else {
+    totals.skipped += 1;
+    lines.push(`skip ${message}`);
+  }
+}
+
+function countJest(label, output) {
+  if (!existsSync(output)) return fail(label, 'no results');
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  const broken = report.numRuntimeErrorTestSuites ?? 0;
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests + broken;
+  totals.skipped += report.numPendingTests;
+  const failed = report.numFailedTests + broken;
+  lines.push(`${failed === 0 ? 'ok  ' : 'FAIL'} ${label}: ${report.numPassedTests} passed, ${failed} failed`);
+}
+
+function countPlaywright(label, output) {
+  if (!existsSync(output)) return fail(label, 'no results');
+  const { stats } = JSON.parse(readFileSync(output, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  lines.push(
+    `${stats.unexpected === 0 ? 'ok  ' : 'FAIL'} ${label}: ${stats.expected + stats.flaky} passed, ${stats.unexpected} failed`,
+  );
+}
+
+/** Every setting line `NAME=value` the schema installer printed. */
+function settingsFrom(text) {
+  const settings = {};
+  for (const match of text.matchAll(/^\s*(CRM_[A-Z_]+)=(\S+)\s*$/gm)) settings[match[1]] = match[2];
+  return settings;
+}
+
+function runTarget(target) {
+  const label = `CiviCRM ${target.name}`;
+  const url = `http://127.0.0.1:${target.port}`;
+  const civicrmEnv = {
+    CIVICRM_BASE: `/tmp/checkin-civicrm-${target.name}`,
+    CIVICRM_PORT: String(target.port),
+    CIVICRM_DB_PORT: String(target.port + 6),
+    CIVICRM_PACK: join(packDir, target.pack),
+    CIVICRM_TIMEZONE: target.timeZone,
+    CIVICRM_API_KEY: ADMIN_KEY,
+  };
+  process.stdout.write(
+    `\n── ${label} (${target.timeZone}${target.restricted ? ', restricted API user' : ''})\n`,
+  );
+  if (!keep) run('bash', [civicrmSh, 'reset'], civicrmEnv, { capture: true });
+  const started = run('bash', [civicrmSh, 'start'], civicrmEnv, { timeoutMs: 900_000 });
+  if (!started.ok) return fail(label, 'civicrm.sh start failed');
+  try {
+    const installed = run('bash', [
+      join(root, 'civicrm-extension', 'install.sh'),
+      join(civicrmEnv.CIVICRM_BASE, 'site'),
+      url,
+      ADMIN_KEY,
+    ]);
+    if (!installed.ok) return fail(label, 'the extension did not install');
+    const crmEnv = { CRM_BASE_URL: url, CRM_API_KEY: ADMIN_KEY, NODE_ENV: 'development' };
+    const schema = run(
+      process.execPath,
+      [join(root, 'dist', 'backend', 'crm-schema.js'), '--apply'],
+      crmEnv,
+      {
+        capture: true,
+      },
+    );
+    process.stdout.write(schema.stdout + schema.stderr);
+    if (!schema.ok) return fail(label, 'the schema installer failed');
+    let serviceKey = ADMIN_KEY;
+    if (target.restricted) {
+      const user = run('bash', [join(root, 'tools', 'civicrm', 'create-api-user.sh')], {
+        CIVICRM_URL: url,
+        CIVICRM_API_KEY: ADMIN_KEY,
+        API_USER_KEY: RESTRICTED_KEY,
+      });
+      if (!user.ok) return fail(label, 'the restricted API user could not be created');
+      serviceKey = RESTRICTED_KEY;
+    }
+    const suiteEnv = {
+      ...settingsFrom(schema.stdout),
+      CIVICRM_URL: url,
+      CIVICRM_ADMIN_KEY: ADMIN_KEY,
+      CIVICRM_API_KEY: ADMIN_KEY,
+      CIVICRM_SERVICE_KEY: serviceKey,
+      CIVICRM_RESTRICTED: target.restricted ? 'true' : 'false',
+      CIVICRM_TARGET: target.name,
+      CIVICRM_TIMEZONE: target.timeZone,
+      CIVICRM_ADMIN_USER: 'admin',
+      CIVICRM_ADMIN_PASS: 'admin123pass',
+      CIVICRM_SITE: join(civicrmEnv.CIVICRM_BASE, 'site'),
+      CIVICRM_DB_SOCKET: join(civicrmEnv.CIVICRM_BASE, 'run', 'mysqld.sock'),
+    };
+    const output = join(results, `${target.name}.json`);
+    rmSync(output, { force: true });
+    run(
+      join(root, 'node_modules', '.bin', 'jest'),
+      [
+        '-c',
+        'backend/test/civicrm/jest.config.cjs',
+        '--ci',
+        '--json',
+        `--outputFile=${output}`,
+        // The installer's and the API user's own checks need a site per version, not per setting.
+        ...(target.primary ? [] : ['--testPathIgnorePatterns', 'schema-installer', 'api-user-permissions']),
+      ],
+      {
+        ...suiteEnv,
+        TZ: 'UTC',
+        NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
+      },
+    );
+    countJest(`${label}: routes over HTTP`, output);
+    // The extension's own checks (civicrm-extension/tests): on every site but the restricted
+    // user's, which adds nothing to them.
+    if (target.restricted) return;
+    const extensionTests = run(
+      'bash',
+      [join(root, 'civicrm-extension', 'tests', 'run.sh')],
+      {
+        CIVICRM_URL: url,
+        CIVICRM_SITE: suiteEnv.CIVICRM_SITE,
+        CIVICRM_API_KEY: ADMIN_KEY,
+        CIVICRM_ADMIN_USER: 'admin',
+        CIVICRM_ADMIN_PASS: 'admin123pass',
+        CIVICRM_EXPECT_TIMEZONE: target.timeZone,
+      },
+      { capture: true },
+    );
+    process.stdout.write(extensionTests.stdout + extensionTests.stderr);
+    const extensionCount = /(\d+) passed, (\d+) failed/.exec(extensionTests.stdout);
+    if (extensionCount) {
+      totals.passed += Number(extensionCount[1]);
+      totals.failed += Number(extensionCount[2]);
+      lines.push(`${extensionTests.ok ? 'ok  ' : 'FAIL'} ${label}: extension ${extensionCount[0]}`);
+    } else if (!extensionTests.ok) {
+      fail(`${label}: extension tests`);
+    }
+    if (target.journey) {
+      const journeyOutput = join(root, 'dist', 'e2e', 'civicrm-results.json');
+      rmSync(journeyOutput, { force: true });
+      run(
+        join(root, 'node_modules', '.bin', 'playwright'),
+        ['test', '-c', 'e2e/civicrm/playwright.config.ts'],
+        {
+          ...suiteEnv,
+          PLAYWRIGHT_JSON_OUTPUT_NAME: journeyOutput,
+        },
+      );
+      countPlaywright(`${label}: Chromium journey`, journeyOutput);
+    }
+  } finally {
+    if (!keep) run('bash', [civicrmSh, 'stop'], civicrmEnv, { capture: true });
+  }
+}
+
+/** Every PHP file of the extension parses (`php -l`), before any CiviCRM runs it. */
+function lintExtension() {
+  const files = run('find', [join(root, 'civicrm-extension'), '-name', '*.php'], {}, { capture: true })
+    .stdout.split('\n')
+    .filter(Boolean);
+  const broken = files.filter((file) => !run('php', ['-l', file], {}, { capture: true }).ok);
+  if (broken.length > 0) return fail('php -l', broken.join(', '));
+  totals.passed += 1;
+  lines.push(`ok   php -l on ${files.length} extension files`);
+}
+
+mkdirSync(results, { recursive: true });
+if (!existsSync(civicrmSh)) {
+  skipAll(`no ${civicrmSh}`);
+} else if (!existsSync(join(root, 'dist', 'backend', 'crm-schema.js'))) {
+  fail('real-CiviCRM suite', 'dist/backend/crm-schema.js is missing: build the back end first');
+} else {
+  // civicrm.sh installs PHP on first start: lint after the first instance is up.
+  let linted = false;
+  for (const target of TARGETS) {
+    if (only && !only.includes(target.name)) continue;
+    runTarget(target);
+    if (!linted) lintExtension();
+    linted = true;
+  }
+}
+
+process.stdout.write(`\n── real CiviCRM summary\n${lines.join('\n')}\n\n`);
+process.stdout.write(
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
+);
+process.exitCode = totals.failed === 0 ? 0 : 1;
