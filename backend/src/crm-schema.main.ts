@@ -2,9 +2,8 @@ import { Logger } from '@nestjs/common';
 import { loadAppConfig } from './app/config/app-config';
 import { ConfigurationError } from './app/config/environment';
 import { CiviCrmHttpClient } from './app/crm/civicrm-http.client';
-import { CrmError } from './app/crm/crm-errors';
 import { desiredSchema } from './crm-schema/desired-schema';
-import { exitCodeOf, formatReport, type Mode } from './crm-schema/report';
+import { exitCodeOf, formatReport, hintFor, type Mode } from './crm-schema/report';
 import { runSchema } from './crm-schema/run';
 
 const USAGE = `Usage: npm run crm:schema [-- --apply] [-- --json]
@@ -50,20 +49,6 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     await crm.onApplicationShutdown();
   }
-}
-
-/** What to check next, for the failures an administrator can fix. */
-function hintFor(error: unknown): string {
-  if (!(error instanceof CrmError)) return '';
-  if (error.failure === 'unauthorized')
-    return '\nThe CRM refused the API key: check CRM_API_KEY and CRM_SITE_KEY.';
-  if (error.failure === 'forbidden') {
-    return (
-      "\nThe API key's user lacks a permission: run the installer with the key of a user who has " +
-      "'administer CiviCRM' (the service's own API user does not need it)."
-    );
-  }
-  return '';
 }
 
 if (require.main === module) {

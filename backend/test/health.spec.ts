@@ -485,7 +485,8 @@ describe('health routes (live mode against the CRM emulator)', () => {
           values: { name: MUNGED },
           where: [['id', '=', groupId(model, ACTIVITY_CUSTOM_GROUP)]],
         });
-      const activityFieldCount = () => ACTIVITY_FIELDS.length + 2;
+      // The configured fields plus Stage, Submission_ID and Cleared_fields.
+      const activityFieldCount = () => ACTIVITY_FIELDS.length + 3;
 
       it('finds both groups and every configured field', async () => {
         const { status, body } = await groupsOf(test);

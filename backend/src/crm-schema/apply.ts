@@ -5,9 +5,9 @@ export class ApplyError extends Error {
   constructor(
     readonly change: Change,
     readonly done: number,
-    cause: unknown,
+    readonly reason: unknown,
   ) {
-    super(`${change.summary}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`${change.summary}: ${reason instanceof Error ? reason.message : String(reason)}`);
     this.name = 'ApplyError';
   }
 }

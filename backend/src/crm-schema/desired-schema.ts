@@ -8,6 +8,7 @@ import {
   CONTACT_STAGE_FIELD,
   FORM_CONTACT_RELATIONSHIP,
   SUBMISSION_ID_FIELD,
+  CLEARED_FIELDS_FIELD,
 } from '../app/crm/crm-names';
 import {
   ALL_FIELDS,
@@ -137,6 +138,13 @@ export function desiredSchema(
       serialize: 0,
       text_length: MAX_STRING_LENGTH,
       is_searchable: true,
+    },
+    {
+      name: fieldNameOf(CLEARED_FIELDS_FIELD),
+      label: 'Cleared answers',
+      data_type: 'Memo',
+      html_type: 'TextArea',
+      serialize: 0,
     },
     ...fields.filter((field) => field.crmField).map((field) => configuredField(field, 'checkin')),
   ];

@@ -265,6 +265,21 @@ describe('planSchema', () => {
     );
   });
 
+  it('accepts any weights that rise in the configured order, and enables a disabled option in place', () => {
+    const snapshot = installedSnapshot();
+    const rows = stageOptionRows(snapshot);
+    rows.forEach((row, index) => (row['weight'] = (index + 1) * 10));
+    expect(planSchema(desired, snapshot).changes).toEqual([]);
+    const feasibility = rows[2];
+    if (!feasibility) throw new Error('no feasibility');
+    feasibility['is_active'] = false;
+    const [change] = planSchema(desired, snapshot).changes;
+    expect(change?.details).toEqual(["'Feasibility': enable"]);
+    expect(change?.params['records']).toEqual(
+      rows.map((row, index) => ({ id: row['id'], weight: (index + 1) * 10, is_active: true })),
+    );
+  });
+
   it('adds a missing option and leaves unknown ones alone with a note', () => {
     const snapshot = installedSnapshot();
     const rows = stageOptionRows(snapshot);

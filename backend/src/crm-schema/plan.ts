@@ -374,7 +374,7 @@ function planOptionGroup(
 
 /**
  * Options are matched by stored value, then label, then name (a stored value is never changed:
- * records hold it). Wanted weights are 1..n in configuration order. Every wanted option goes in
+ * records hold it). Weights must rise in configuration order. Every wanted option goes in
  * one `save` whenever any of them needs a write: CiviCRM takes the weights of a multi-record
  * save as given, while a single write is capped at the highest weight + 1 and shifts the others.
  */
@@ -397,6 +397,12 @@ function planOptions(
       take((row) => String(row['label']).toLowerCase() === option.label.toLowerCase()) ??
       take((row) => row['name'] === (option.name ?? option.value)),
   }));
+  // Weights need only rise in the configured order (10, 20, 30 is as good as 1, 2, 3); when they
+  // do not, or an option is missing, every configured option is rewritten to 1..n.
+  const weights = matched.flatMap(({ row }) => (row ? [Number(row['weight'])] : []));
+  const ordered =
+    matched.every(({ row }) => row) &&
+    weights.every((weight, index) => index === 0 || weight > (weights[index - 1] ?? 0));
   const details: string[] = [];
   matched.forEach(({ option, row }, index) => {
     const weight = index + 1;
@@ -404,7 +410,7 @@ function planOptions(
       details.push(`add '${option.label}' (value ${option.value}) at weight ${weight}`);
       return;
     }
-    if (Number(row['weight']) !== weight) {
+    if (!ordered && Number(row['weight']) !== weight) {
       details.push(`'${show(row['label'])}': weight ${show(row['weight'])} → ${weight}`);
     }
     if (row['is_active'] === false) details.push(`'${show(row['label'])}': enable`);
@@ -412,7 +418,7 @@ function planOptions(
   if (details.length === 0) return;
   const records = matched.map(({ option, row }, index) =>
     row
-      ? { id: row['id'], weight: index + 1, is_active: true }
+      ? { id: row['id'], weight: ordered ? Number(row['weight']) : index + 1, is_active: true }
       : {
           option_group_id: groupId,
           value: option.value,

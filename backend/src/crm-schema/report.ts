@@ -1,3 +1,4 @@
+import { CrmError } from '../app/crm/crm-errors';
 import { mungeName } from './desired-schema';
 import type { Change, GroupResolution } from './plan';
 
@@ -63,34 +64,53 @@ function changeLines(changes: readonly Change[]): string[] {
 
 /** The report as text for a terminal: what differs, what was done, and the settings to use. */
 export function formatReport(report: SchemaReport): string {
-  const lines: string[] = [];
   const heading = report.mode === 'dry-run' ? 'dry run: nothing is changed' : 'apply';
-  lines.push(`CiviCRM schema for the check-in service at ${report.crm} (${heading})`, '');
+  const sections: string[][] = [[`CiviCRM schema for the check-in service at ${report.crm} (${heading})`]];
   if (report.mode === 'dry-run') {
-    if (report.changes.length === 0) lines.push('No changes needed.');
-    else lines.push(`Changes needed (${report.changes.length}):`, ...changeLines(report.changes));
+    sections.push(
+      report.changes.length === 0
+        ? ['No changes needed.']
+        : [`Changes needed (${report.changes.length}):`, ...changeLines(report.changes)],
+    );
   } else {
-    if (report.changes.length === 0 && report.remaining.length === 0) {
-      lines.push('Nothing to change: the CRM already has everything.');
-    } else if (report.changes.length > 0) {
-      lines.push(`Changes made (${report.changes.length}):`, ...changeLines(report.changes));
+    if (report.changes.length > 0) {
+      sections.push([`Changes made (${report.changes.length}):`, ...changeLines(report.changes)]);
     }
     if (report.remaining.length > 0) {
-      lines.push('', `Still needed (${report.remaining.length}):`, ...changeLines(report.remaining));
+      sections.push([`Still needed (${report.remaining.length}):`, ...changeLines(report.remaining)]);
+    }
+    if (report.changes.length === 0 && report.remaining.length === 0 && !report.error) {
+      sections.push(['Nothing to change: the CRM already has everything.']);
     }
   }
-  if (report.error) lines.push('', `Error: ${report.error}`);
+  if (report.error) sections.push([`Error: ${report.error}`]);
   if (report.problems.length > 0) {
-    lines.push('', `Needs an administrator (${report.problems.length}):`);
-    lines.push(...report.problems.map((problem) => `  ! ${problem}`));
+    sections.push([
+      `Needs an administrator (${report.problems.length}):`,
+      ...report.problems.map((problem) => `  ! ${problem}`),
+    ]);
   }
-  if (report.notes.length > 0) lines.push('', 'Notes:', ...report.notes.map((note) => `  - ${note}`));
+  if (report.notes.length > 0) sections.push(['Notes:', ...report.notes.map((note) => `  - ${note}`)]);
   if (report.groups.length > 0) {
-    lines.push('', 'Custom groups:', ...report.groups.map((group) => `  ${groupLine(group)}`));
-    lines.push('', "Settings for the service's environment:", ...report.settings.map((line) => `  ${line}`));
+    sections.push(['Custom groups:', ...report.groups.map((group) => `  ${groupLine(group)}`)]);
+    sections.push(["Settings for the service's environment:", ...report.settings.map((line) => `  ${line}`)]);
   }
   if (report.mode === 'dry-run' && report.changes.length > 0) {
-    lines.push('', 'Run again with --apply to make these changes.');
+    sections.push(['Run again with --apply to make these changes.']);
   }
-  return lines.join('\n');
+  return sections.map((section) => section.join('\n')).join('\n\n');
+}
+
+/** What to check next, for the CRM failures an administrator can fix; '' for the others. */
+export function hintFor(error: unknown): string {
+  if (!(error instanceof CrmError)) return '';
+  if (error.failure === 'unauthorized')
+    return '\nThe CRM refused the API key: check CRM_API_KEY and CRM_SITE_KEY.';
+  if (error.failure === 'forbidden') {
+    return (
+      "\nThe API key's user lacks a permission: run the installer with the key of a user who has " +
+      "'administer CiviCRM' (the service's own API user need not have it)."
+    );
+  }
+  return '';
 }

@@ -2,7 +2,7 @@ import type { CrmClient } from '../app/crm/crm-client';
 import { ApplyError, applyChanges } from './apply';
 import { type DesiredSchema } from './desired-schema';
 import { type Change, planSchema } from './plan';
-import { type Mode, type SchemaReport, settingsOf } from './report';
+import { hintFor, type Mode, type SchemaReport, settingsOf } from './report';
 import { readSnapshot } from './snapshot';
 
 /**
@@ -36,7 +36,7 @@ export async function runSchema(
   } catch (failure) {
     if (!(failure instanceof ApplyError)) throw failure;
     done = plan.changes.slice(0, failure.done);
-    error = failure.message;
+    error = failure.message + hintFor(failure.reason);
   }
   const after = planSchema(desired, await readSnapshot(crm, desired));
   const clean = !error && after.changes.length === 0 && after.problems.length === 0;

@@ -6,6 +6,8 @@ export const CONTACT_CUSTOM_GROUP = 'Food_Co_op_Organizing';
 export const ACTIVITY_STAGE_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Stage`;
 /** Holds the browser's submissionId so a retried submit finds its activity (decision 12). */
 export const SUBMISSION_ID_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Submission_ID`;
+/** Which answers a check-in cleared, so prefill and report see them cleared (docs/owner-experience.md). */
+export const CLEARED_FIELDS_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;
 export const FORM_CONTACT_RELATIONSHIP = 'Primary Contact';
 export const ACTIVITY_STATUS_NAME = 'Completed';
 /** Staff-only stage on the organization, for CRM list views; the service never reads or writes it. */

@@ -1,6 +1,6 @@
 import type { FieldValues } from '@checkin/contract';
 import type { CrmRow } from '../crm/crm-client';
-import { ACTIVITY_CUSTOM_GROUP } from '../crm/crm-names';
+import { CLEARED_FIELDS_FIELD } from '../crm/crm-names';
 import { ACTIVITY_FIELDS } from '../fields/field-config';
 
 /**
@@ -10,7 +10,7 @@ import { ACTIVITY_FIELDS } from '../fields/field-config';
  * cleared, comma-separated. The next prefill stops at that check-in for those fields (they start
  * empty), and the report lists a "cleared" entry (value null) at its date.
  */
-export const CLEARED_FIELDS_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;
+export { CLEARED_FIELDS_FIELD } from '../crm/crm-names';
 
 const SEPARATOR = ',';
 const ACTIVITY_FIELD_NAMES: ReadonlySet<string> = new Set(ACTIVITY_FIELDS.map((field) => field.name));
