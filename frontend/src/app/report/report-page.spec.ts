@@ -54,7 +54,7 @@ describe('ReportPage', () => {
 
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
     expect(text(fixture, '.stage')).toEqual(['Current stage: Business planning']);
-    expect(text(fixture, '.counts dt')).toEqual(['Check-ins', 'Fields tracked', 'Date span']);
+    expect(text(fixture, '.counts dt')).toEqual(['Check-ins sent', 'Questions answered', 'History covers']);
     expect(text(fixture, '.counts dd')).toEqual(['12', '14', 'February 2022 – November 2026']);
     const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
     expect(back?.getAttribute('href')).toBe(`/${LINK}`);
