@@ -106,11 +106,12 @@ function round(value: number): number {
       font-size: 0.95rem;
       color: var(--color-text-muted);
     }
+    /* Sized so "$1,350,000.00" fits a quarter of the desktop column without breaking. */
     .value {
       margin: 0;
-      font-size: 1.5rem;
+      font-size: 1.375rem;
       font-weight: 700;
-      overflow-wrap: anywhere;
+      overflow-wrap: break-word;
     }
     .as-of,
     .goal {
