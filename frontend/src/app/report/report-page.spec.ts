@@ -72,6 +72,36 @@ describe('ReportPage', () => {
     ]);
   });
 
+  it('starts the cards of earlier stages collapsed, and opens one with its heading button', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+    const element = fixture.nativeElement as HTMLElement;
+    const toggles = Array.from(element.querySelectorAll<HTMLButtonElement>('.stage-toggle'));
+
+    expect(toggles.map((toggle) => toggle.getAttribute('aria-expanded'))).toEqual([
+      'false',
+      'false',
+      'true',
+      'true',
+    ]);
+    expect(element.querySelector<HTMLElement>('#stage-1-body')?.hidden).toBe(true);
+
+    toggles[0]?.click();
+    await fixture.whenStable();
+
+    expect(toggles[0]?.getAttribute('aria-expanded')).toBe('true');
+    expect(element.querySelector<HTMLElement>('#stage-1-body')?.hidden).toBe(false);
+  });
+
+  it('says what will appear after the first check-in when there is no answer yet', async () => {
+    const fixture = await open();
+    await answer(fixture, { ...reportFixture(), activities: [], fieldHistory: {} });
+
+    expect(text(fixture, '.notice.empty h2')).toEqual(['No check-ins yet']);
+    expect(text(fixture, '.notice.empty p')[0]).toContain('After your first check-in, this page shows');
+    expect(text(fixture, '.stage-card')).toEqual([]);
+  });
+
   it('shows each field’s latest value with its date, and expands its earlier entries', async () => {
     const fixture = await open();
     await answer(fixture, reportFixture());
