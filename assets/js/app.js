@@ -340,6 +340,17 @@ function renderSocial(social) {
   return h('nav', { class: 'social', 'aria-label': 'Elsewhere on the web' }, list);
 }
 
+/**
+ * The name as text, each hyphenated word kept whole ("Adeyemi-Hart" never breaks into
+ * "Adeyemi-" / "Hart"): a line may break only between words. The text itself is unchanged.
+ */
+function nameWords(name) {
+  return String(name)
+    .split(/(\s+)/)
+    .filter(Boolean)
+    .map((part) => (part.includes('-') ? h('span', { class: 'nowrap', text: part }) : part));
+}
+
 function renderHero(profile, social) {
   const hero = document.getElementById('hero');
   const location = str(profile.location);
@@ -348,7 +359,7 @@ function renderHero(profile, social) {
     h(
       'div',
       { class: 'hero__text' },
-      h('h1', { class: 'hero__name', text: profile.name }),
+      h('h1', { class: 'hero__name' }, ...nameWords(profile.name)),
       str(profile.handle) && h('p', { class: 'hero__handle', text: profile.handle }),
       str(profile.tagline) && h('p', { class: 'hero__tagline', text: profile.tagline }),
       str(profile.bio) && h('p', { class: 'hero__bio', text: profile.bio }),
@@ -472,6 +483,8 @@ function renderVideo(item) {
       { class: 'video__play', type: 'button', 'aria-label': `Play video: ${title}` },
       icon('play', 'icon video__play-icon'),
       h('span', { class: 'video__play-label', text: 'Play video' }),
+      // The placeholder names what will play, so it is never a blank box.
+      h('span', { class: 'video__play-title', 'aria-hidden': 'true', text: title }),
     );
     button.addEventListener('click', () => playVideo(frame, item.id, title), { once: true });
     frame.append(button);
@@ -510,19 +523,26 @@ function renderPortfolio(item) {
     height: Math.round((1000 * ratio.height) / ratio.width),
   });
   img?.style.setProperty('aspect-ratio', `${ratio.width} / ${ratio.height}`);
+  // With a title, the title's link covers the whole tile. Without one, the image itself is the
+  // link (named by its alt text), or a plain "View this piece" link when there is no image either.
+  const href = title ? null : safeUrl(item.url);
+  const media = href && img ? h('a', { class: 'portfolio__link', href }, img) : img;
+  const fallbackLink =
+    href && !img ? h('a', { class: 'portfolio__link', href, text: 'View this piece' }) : null;
   const caption =
-    title || str(item.description) || str(item.date)
+    title || str(item.description) || str(item.date) || fallbackLink
       ? h(
           'figcaption',
           { class: 'tile__body' },
           renderTitle(title, item.url),
           renderDescription(item.description),
           renderDate(item.date),
+          fallbackLink,
         )
       : null;
   // Panoramic pieces (2:1 and wider, like the default 5:2) get a wide tile so they are not tiny.
   const wide = ratio.width / ratio.height >= 2;
-  return tile('portfolio', { wide }, h('figure', { class: 'portfolio' }, img, caption));
+  return tile('portfolio', { wide }, h('figure', { class: 'portfolio' }, media, caption));
 }
 
 function initials(name) {
@@ -557,13 +577,21 @@ function renderTestimonial(item) {
     width: 48,
     height: 48,
   });
+  const quote = str(item.quote);
+  // The url always leads somewhere: from the attribution when there is one, else from the quote
+  // itself, else from a "Source" link in its place.
+  const href = who ? null : safeUrl(item.url);
+  const quoteContent =
+    href && quote ? h('a', { class: 'testimonial__link', href, text: quote }) : (quote ?? '');
+  const sourceLink =
+    href && !quote ? h('a', { class: 'testimonial__name testimonial__link', href, text: 'Source' }) : null;
   return h(
     'li',
     { class: 'testimonial', 'data-kind': 'testimonial' },
     h(
       'figure',
       { class: 'testimonial__figure' },
-      h('blockquote', { class: 'testimonial__quote' }, h('p', { text: str(item.quote) ?? '' })),
+      h('blockquote', { class: 'testimonial__quote' }, h('p', {}, quoteContent)),
       h(
         'figcaption',
         { class: 'testimonial__by' },
@@ -572,6 +600,7 @@ function renderTestimonial(item) {
           'span',
           { class: 'testimonial__who' },
           who && linkOrText(item.url, { class: 'testimonial__name' }, who),
+          sourceLink,
           detail && h('span', { class: 'testimonial__role', text: detail }),
           renderDate(item.date),
         ),

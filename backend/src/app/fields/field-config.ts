@@ -135,6 +135,7 @@ const stageSections: SectionConfig[] = [
         label: 'Member-owners',
         unit: 'members',
         crmField: activity('Member_owner_count'),
+        headline: { order: 1 },
         min: 0,
       },
       {
@@ -160,6 +161,7 @@ const stageSections: SectionConfig[] = [
         type: 'currency',
         label: 'Projected first-year sales',
         crmField: activity('Projected_annual_sales'),
+        headline: { order: 4 },
         min: 0,
       },
     ],
@@ -220,6 +222,7 @@ const stageSections: SectionConfig[] = [
         type: 'currency',
         label: 'Member equity raised',
         crmField: activity('Equity_raised'),
+        headline: { order: 2, goalField: 'Equity_goal' },
         min: 0,
       },
       {
@@ -228,6 +231,7 @@ const stageSections: SectionConfig[] = [
         label: 'Percent capitalized',
         help: 'Share of the total project budget committed so far.',
         crmField: activity('Percent_capitalized'),
+        headline: { order: 3 },
         min: 0,
         max: 100,
       },

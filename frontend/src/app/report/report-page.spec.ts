@@ -54,7 +54,7 @@ describe('ReportPage', () => {
 
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
     expect(text(fixture, '.stage')).toEqual(['Current stage: Business planning']);
-    expect(text(fixture, '.counts dt')).toEqual(['Check-ins', 'Fields tracked', 'Date span']);
+    expect(text(fixture, '.counts dt')).toEqual(['Check-ins sent', 'Questions answered', 'History covers']);
     expect(text(fixture, '.counts dd')).toEqual(['12', '14', 'February 2022 – November 2026']);
     const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
     expect(back?.getAttribute('href')).toBe(`/${LINK}`);
@@ -70,6 +70,36 @@ describe('ReportPage', () => {
       'Stage 4 Capitalization',
       'Stage 5 Open',
     ]);
+  });
+
+  it('starts the cards of earlier stages collapsed, and opens one with its heading button', async () => {
+    const fixture = await open();
+    await answer(fixture, reportFixture());
+    const element = fixture.nativeElement as HTMLElement;
+    const toggles = Array.from(element.querySelectorAll<HTMLButtonElement>('.stage-toggle'));
+
+    expect(toggles.map((toggle) => toggle.getAttribute('aria-expanded'))).toEqual([
+      'false',
+      'false',
+      'true',
+      'true',
+    ]);
+    expect(element.querySelector<HTMLElement>('#stage-1-body')?.hidden).toBe(true);
+
+    toggles[0]?.click();
+    await fixture.whenStable();
+
+    expect(toggles[0]?.getAttribute('aria-expanded')).toBe('true');
+    expect(element.querySelector<HTMLElement>('#stage-1-body')?.hidden).toBe(false);
+  });
+
+  it('says what will appear after the first check-in when there is no answer yet', async () => {
+    const fixture = await open();
+    await answer(fixture, { ...reportFixture(), activities: [], fieldHistory: {} });
+
+    expect(text(fixture, '.notice.empty h2')).toEqual(['No check-ins yet']);
+    expect(text(fixture, '.notice.empty p')[0]).toContain('After your first check-in, this page shows');
+    expect(text(fixture, '.stage-card')).toEqual([]);
   });
 
   it('shows each field’s latest value with its date, and expands its earlier entries', async () => {

@@ -16,6 +16,9 @@ import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
 import { FieldEntries } from './field-entries';
 import { ReportApi } from './report-api';
 import { localCalendarDay } from './report-dates';
+import { StaffMatrix } from '../staff/staff-matrix';
+import { HeadlineFigure } from './report-headlines';
+import type { StageState } from './report-summary';
 import { ReportTimeline } from './report-timeline';
 import { buildReportView, fieldAnchorId, type ReportView } from './report-view';
 import { buildTimeline, type TimelineView } from './timeline';
@@ -29,6 +32,13 @@ type PageState =
 /** Failures worth another try: the network, the rate limit, the CRM or the service being down. */
 const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
 
+/** Said after each stage's name: the step bar's colours, in words. */
+const STEP_STATE_TEXT: Record<StageState, string> = {
+  done: '(done)',
+  current: '(current stage)',
+  upcoming: '(to come)',
+};
+
 /**
  * `/report`: the organization's check-in history, read-only, behind the same personal link as
  * the form (decision 1). Header with the counts, one card per stage section that has answers,
@@ -36,7 +46,7 @@ const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
  */
 @Component({
   selector: 'app-report-page',
-  imports: [RouterLink, FieldEntries, ReportTimeline],
+  imports: [RouterLink, FieldEntries, ReportTimeline, HeadlineFigure, StaffMatrix],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @let current = state();
@@ -50,38 +60,91 @@ const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
           </p>
           <dl class="counts">
             <div>
-              <dt>Check-ins</dt>
+              <dt>Check-ins sent</dt>
               <dd class="tabular">{{ current.view.checkinCount }}</dd>
             </div>
             <div>
-              <dt>Fields tracked</dt>
+              <dt>Questions answered</dt>
               <dd class="tabular">{{ current.view.fieldsTracked }}</dd>
             </div>
             <div>
-              <dt>Date span</dt>
+              <dt>History covers</dt>
               <dd>{{ current.view.dateSpan }}</dd>
             </div>
           </dl>
           <a class="back" routerLink="/" [queryParams]="formQuery">Back to the check-in form</a>
         </header>
 
-        @for (section of current.view.sections; track section.rank) {
-          <section class="card" [attr.aria-labelledby]="'stage-' + section.rank">
-            <h2 [id]="'stage-' + section.rank">
-              <span class="rank">Stage {{ section.rank }}</span> {{ section.title }}
-            </h2>
-            <ul class="fields">
-              @for (field of section.fields; track field.name) {
-                <li><app-field-entries [field]="field" /></li>
+        @if (current.view.stages.length > 0) {
+          <section class="card" aria-labelledby="progress-heading">
+            <h2 id="progress-heading">Progress through the stages</h2>
+            <ol class="stages">
+              @for (step of current.view.stages; track step.rank) {
+                <li [class]="step.state" [attr.aria-current]="step.state === 'current' ? 'step' : null">
+                  <span class="step-mark" aria-hidden="true"></span>
+                  <span class="step-label">{{ step.label }}</span>
+                  <span class="visually-hidden">{{ stepStateText[step.state] }}</span>
+                </li>
               }
-            </ul>
+            </ol>
           </section>
-        } @empty {
-          <p class="notice">No answers yet. What you submit in the check-in form will show here.</p>
         }
 
-        @if (current.timeline; as timeline) {
-          <app-report-timeline [timeline]="timeline" (selectField)="showField($event)" />
+        @if (current.view.sections.length === 0) {
+          <div class="notice empty">
+            <h2>No check-ins yet</h2>
+            <p>
+              After your first check-in, this page shows your co-op’s key figures (member-owners, equity
+              raised, percent capitalized, projected sales) with how they change over time, a timeline of your
+              milestones, and every answer you have given, stage by stage.
+            </p>
+            <a routerLink="/" [queryParams]="formQuery">Start your first check-in</a>
+          </div>
+        } @else {
+          @if (current.view.headlines.length > 0) {
+            <section class="card" aria-labelledby="headlines-heading">
+              <h2 id="headlines-heading">Key figures</h2>
+              <ul class="headlines">
+                @for (headline of current.view.headlines; track headline.name) {
+                  <li><app-headline-figure [headline]="headline" /></li>
+                }
+              </ul>
+            </section>
+          }
+
+          @if (current.timeline; as timeline) {
+            <app-report-timeline [timeline]="timeline" (selectField)="showField($event)" />
+          }
+
+          @for (section of current.view.sections; track section.rank) {
+            @let open = !collapsed().has(section.rank);
+            <section class="card stage-card" [attr.aria-labelledby]="'stage-' + section.rank">
+              <h2 [id]="'stage-' + section.rank">
+                <button
+                  type="button"
+                  class="stage-toggle"
+                  [attr.aria-expanded]="open"
+                  [attr.aria-controls]="'stage-' + section.rank + '-body'"
+                  (click)="toggleSection(section.rank)"
+                >
+                  <span class="chevron" aria-hidden="true"></span>
+                  <span class="rank">Stage {{ section.rank }}</span> {{ section.title }}
+                </button>
+              </h2>
+              <div [id]="'stage-' + section.rank + '-body'" [hidden]="!open">
+                @if (section.fields.length > 0) {
+                  <ul class="fields">
+                    @for (field of section.fields; track field.name) {
+                      <li><app-field-entries [field]="field" /></li>
+                    }
+                  </ul>
+                }
+                @if (section.matrix; as matrix) {
+                  <app-staff-matrix [matrix]="matrix" [captionId]="'stage-' + section.rank + '-quarters'" />
+                }
+              </div>
+            </section>
+          }
         }
       }
       @case ('loading') {
@@ -165,6 +228,94 @@ const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
       font-weight: 600;
       color: var(--color-text-muted);
     }
+    .stages {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(6.5rem, 1fr));
+      gap: var(--space-2);
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      counter-reset: stage;
+    }
+    .stages li {
+      display: flex;
+      align-items: center;
+      gap: var(--space-2);
+      padding: var(--space-2);
+      border-top: 4px solid var(--color-border);
+      font-size: 0.9rem;
+      color: var(--color-text-muted);
+    }
+    .stages li.done {
+      border-top-color: var(--color-accent);
+      color: var(--color-text);
+    }
+    .stages li.current {
+      border-top-color: var(--color-accent-strong);
+      color: var(--color-text);
+      font-weight: 700;
+      background: var(--color-accent-soft);
+    }
+    .step-mark {
+      flex: none;
+      width: 0.75rem;
+      height: 0.75rem;
+      border: 2px solid currentColor;
+      border-radius: 50%;
+    }
+    .done .step-mark,
+    .current .step-mark {
+      background: var(--color-accent);
+      border-color: var(--color-accent);
+    }
+    .headlines {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+      gap: var(--space-3);
+      list-style: none;
+      margin: 0;
+      padding: 0;
+    }
+    .stage-card h2 {
+      margin: 0;
+    }
+    .stage-toggle {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      justify-content: flex-start;
+      gap: 0 var(--space-2);
+      width: 100%;
+      min-height: 2.75rem;
+      padding: 0;
+      border: 0;
+      background: none;
+      color: var(--color-text);
+      font: inherit;
+      text-align: start;
+      cursor: pointer;
+    }
+    .stage-toggle .rank {
+      flex-basis: 100%;
+    }
+    .stage-toggle .chevron {
+      order: 2;
+      display: inline-block;
+      width: 0.6rem;
+      height: 0.6rem;
+      border-right: 2px solid currentColor;
+      border-bottom: 2px solid currentColor;
+      transform: rotate(-45deg);
+    }
+    .stage-toggle[aria-expanded='true'] .chevron {
+      transform: rotate(45deg);
+    }
+    .stage-card [id$='-body']:not([hidden]) {
+      margin-top: var(--space-3);
+    }
+    .notice.empty h2 {
+      margin-top: 0;
+    }
     .fields {
       list-style: none;
       margin: 0;
@@ -177,6 +328,9 @@ const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
 })
 export class ReportPage {
   protected readonly state = signal<PageState>({ kind: 'loading' });
+  /** Stage cards the reader has closed; earlier stages start here. */
+  protected readonly collapsed = signal<ReadonlySet<number>>(new Set());
+  protected readonly stepStateText = STEP_STATE_TEXT;
 
   private readonly api = inject(ReportApi);
   private readonly title = inject(Title);
@@ -209,8 +363,34 @@ export class ReportPage {
       });
   }
 
-  /** A timeline marker leads to its field: scrolled into view, focus on its heading. */
+  protected toggleSection(rank: number): void {
+    const next = new Set(this.collapsed());
+    if (!next.delete(rank)) next.add(rank);
+    this.collapsed.set(next);
+  }
+
+  /**
+   * A timeline marker leads to its field: its stage card opened, the field scrolled into view
+   * and focus on its heading.
+   */
   protected showField(fieldName: string): void {
+    const current = this.state();
+    if (current.kind !== 'ready') return;
+    const section = current.view.sections.find((candidate) =>
+      candidate.fields.some((field) => field.name === fieldName),
+    );
+    if (section && this.collapsed().has(section.rank)) {
+      const next = new Set(this.collapsed());
+      next.delete(section.rank);
+      this.collapsed.set(next);
+      // The card's body is shown on the next render; the heading can take focus after it.
+      requestAnimationFrame(() => this.focusField(fieldName));
+      return;
+    }
+    this.focusField(fieldName);
+  }
+
+  private focusField(fieldName: string): void {
     const heading = this.document.getElementById(fieldAnchorId(fieldName));
     if (!heading) return;
     heading.scrollIntoView({ block: 'center' });
@@ -219,9 +399,11 @@ export class ReportPage {
 
   private show(report: ReportPayload): void {
     this.title.setTitle(`${report.orgName} · Check-in history`);
+    const view = buildReportView(report, { locale: this.locale });
+    this.collapsed.set(new Set(view.sections.filter((s) => s.startsCollapsed).map((s) => s.rank)));
     this.state.set({
       kind: 'ready',
-      view: buildReportView(report, { locale: this.locale }),
+      view,
       timeline: buildTimeline(report, localCalendarDay(new Date()), this.locale),
     });
   }

@@ -153,12 +153,16 @@ describe('buildReportView: trends', () => {
   });
 
   it('draws a chart for two answers given on one day, as two points in the order they were given', () => {
-    // Y1_Q1_Sales was answered twice on April 10, 2026, at the very same time.
-    const trend = fieldOf(reportFixture(), 'Y1_Q1_Sales').trend;
+    const report = reportFixture();
+    report.fieldHistory['Equity_raised'] = [
+      { value: 615400, date: '2026-04-10T12:00:00', activityId: 1021 },
+      { value: 612000, date: '2026-04-10T12:00:00', activityId: 1020 },
+    ];
+    const trend = fieldOf(report, 'Equity_raised').trend;
 
     expect(trend?.points.map((point) => point.value)).toEqual([612000, 615400]);
     expect(trend?.summary).toBe(
-      'Year 1, Q1: sales: 2 points from April 10, 2026 ($612,000.00) to April 10, 2026 ($615,400.00).',
+      'Member equity raised: 2 points from April 10, 2026 ($612,000.00) to April 10, 2026 ($615,400.00).',
     );
   });
 

@@ -5,8 +5,17 @@ import {
   type OptionItem,
   type ReportPayload,
   type StageRank,
+  type StaffMatrix,
 } from '@checkin/contract';
 import { formatDate, formatValue, toNumber } from '../core/value-format';
+import {
+  headlineFigures,
+  type HeadlineView,
+  isQuarterlyField,
+  quarterlyMatrix,
+  stageProgress,
+  type StageStep,
+} from './report-summary';
 import { dayAndTime, formatCalendarDay, formatMonthSpan, SECOND_IN_DAYS } from './report-dates';
 
 /**
@@ -25,12 +34,21 @@ export interface ReportView {
   dateSpan: string;
   /** Stage sections in rank order, only those with at least one answered field. */
   sections: SectionView[];
+  /** Every stage, the current one marked. */
+  stages: StageStep[];
+  /** The configured headline figures that have answers. */
+  headlines: HeadlineView[];
 }
 
 export interface SectionView {
   rank: StageRank;
   title: string;
+  /** Every answered field but the quarterly ones, which are in `matrix`. */
   fields: FieldView[];
+  /** The first-year quarterly fields as one table; null when none has an answer. */
+  matrix: StaffMatrix | null;
+  /** Stages before the current one start collapsed: the owner's attention is on the present. */
+  startsCollapsed: boolean;
 }
 
 export interface FieldView {
@@ -83,31 +101,49 @@ export interface ViewOptions {
 const NO_CHECKINS = 'No check-ins yet';
 
 export function buildReportView(report: ReportPayload, options: ViewOptions): ReportView {
+  const current = report.currentStage.rank;
   const sections = [...report.sections]
     .sort((a, b) => a.rank - b.rank)
     .map((section): SectionView => ({
       rank: section.rank,
       title: section.title,
-      fields: section.fields.flatMap((field) => {
-        const view = fieldView(
-          field,
-          report.fieldHistory[field.name] ?? [],
-          report.options[field.name],
-          options,
-        );
-        return view ? [view] : [];
-      }),
+      fields: section.fields
+        .filter((field) => !isQuarterlyField(field))
+        .flatMap((field) => {
+          const view = fieldView(
+            field,
+            report.fieldHistory[field.name] ?? [],
+            report.options[field.name],
+            options,
+          );
+          return view ? [view] : [];
+        }),
+      matrix: quarterlyMatrix(section.fields, report),
+      startsCollapsed: section.rank < current,
     }))
-    .filter((section) => section.fields.length > 0);
+    .filter((section) => section.fields.length > 0 || section.matrix !== null);
 
   return {
     orgName: report.orgName,
     stageLabel: report.currentStage.label,
     checkinCount: report.activities.length,
-    fieldsTracked: sections.reduce((count, section) => count + section.fields.length, 0),
+    fieldsTracked: sections.reduce(
+      (count, section) => count + section.fields.length + matrixCount(section),
+      0,
+    ),
     dateSpan: dateSpanOf(report, options.locale),
     sections,
+    stages: stageProgress(report),
+    headlines: headlineFigures(report, options),
   };
+}
+
+/** Quarterly fields with an answer: each counts as a tracked field, as in a row of its own. */
+function matrixCount(section: SectionView): number {
+  return (section.matrix?.rows ?? []).reduce(
+    (count, row) => count + row.cells.filter((cell) => cell && cell.history.length > 0).length,
+    0,
+  );
 }
 
 /** The id of a field's heading, so the timeline can lead to it. */
@@ -181,7 +217,7 @@ export function trendPoints(entries: readonly FieldHistoryEntry[]): TrendPoint[]
   });
 }
 
-function trendOf(
+export function trendOf(
   field: FieldConfig,
   entries: readonly FieldHistoryEntry[],
   options: ViewOptions,

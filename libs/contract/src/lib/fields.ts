@@ -48,6 +48,15 @@ export interface FieldConfig {
    * empty, and the browser sends it whenever it is answered.
    */
   neverPrefilled?: boolean;
+  /** Numeric fields only: shown among the report's headline figures, with a small trend line. */
+  headline?: HeadlineConfig;
+}
+
+export interface HeadlineConfig {
+  /** Position among the headline figures, lowest first. */
+  order: number;
+  /** A numeric field this figure is measured against, e.g. equity raised against the equity goal. */
+  goalField?: string;
 }
 
 export interface SectionConfig {
