@@ -58,6 +58,14 @@ describe('formatValue', () => {
 });
 
 describe('formatDate', () => {
+  it('shows an instant on the reader’s own calendar, a calendar date never shifted', () => {
+    // 02:00 UTC on 15 March is still 14 March west of Greenwich, already 15 March east of it.
+    const instant = '2026-03-15T02:00:00.000Z';
+    const localDay = new Date(instant).getDate();
+    expect(formatDate(instant)).toBe(localDay === 14 ? 'March 14, 2026' : 'March 15, 2026');
+    expect(formatDate('2026-03-15')).toBe('March 15, 2026');
+  });
+
   it('formats a calendar date as a long date', () => {
     expect(formatDate('2025-03-15')).toBe('March 15, 2025');
     expect(formatDate('2025-03-15 00:30:00')).toBe('March 15, 2025');

@@ -91,7 +91,17 @@ export function formatNumber(value: FieldValue, locale = DEFAULT_LOCALE): string
  * Long date. A calendar date ("2025-03-15", or the date part of "2025-03-15 10:00:00") is
  * formatted in UTC from its parts, so no time zone can move it to the previous day.
  */
+/** An instant (a check-in's time, as the API answers it): it has a zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A long date. A calendar date (YYYY-MM-DD, a date field) is never shifted by time zone; an
+ * instant (a check-in's time) is shown on the reader's own calendar.
+ */
 export function formatDate(value: FieldValue, locale = DEFAULT_LOCALE): string {
+  if (typeof value === 'string' && INSTANT.test(value)) {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(value));
+  }
   const parts = calendarDateParts(String(value));
   if (!parts) return String(value);
   const date = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));

@@ -25,14 +25,17 @@ const wrongLink = (): LoadProblem => ({
   needsNewLink: true,
 });
 
-const recordsDown = (): LoadProblem => ({
-  title: 'The check-in form could not be loaded',
+/** What a page loads, as its problem titles name it. */
+export type LoadedPage = 'The check-in form' | 'Your check-in history';
+
+const recordsDown = (page: LoadedPage): LoadProblem => ({
+  title: `${page} could not be loaded`,
   message: 'Our records system is not answering right now. Your link is fine: try again in a few minutes.',
   canRetry: true,
   needsNewLink: false,
 });
 
-const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError) => LoadProblem>> = {
+const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError, page: LoadedPage) => LoadProblem>> = {
   CHECKSUM_INVALID: () => ({
     title: 'This link is not valid or has expired',
     message: 'Personal links stop working after a while, and a link copied only in part never works.',
@@ -55,8 +58,8 @@ const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError) => LoadProblem>
     canRetry: true,
     needsNewLink: false,
   }),
-  CRM_UNAVAILABLE: recordsDown,
-  CRM_TIMEOUT: recordsDown,
+  CRM_UNAVAILABLE: (_, page) => recordsDown(page),
+  CRM_TIMEOUT: (_, page) => recordsDown(page),
   NOT_FOUND: () => ({
     title: 'Your details could not be found',
     message: 'Your contact record was not found in our records.',
@@ -65,12 +68,13 @@ const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError) => LoadProblem>
   }),
 };
 
-export function loadProblemOf(error: ApiError): LoadProblem {
+/** Shared by the form and the report, so both pages say the same for the same problem. */
+export function loadProblemOf(error: ApiError, page: LoadedPage = 'The check-in form'): LoadProblem {
   const problem = LOAD_PROBLEMS[error.body.code];
   return problem
-    ? problem(error)
+    ? problem(error, page)
     : {
-        title: 'The check-in form could not be loaded',
+        title: `${page} could not be loaded`,
         message:
           error.body.code === 'NETWORK_ERROR'
             ? error.message

@@ -40,6 +40,8 @@ describe('ReportPage', () => {
   }
 
   afterEach(() => {
+    // The organizer's contact line is read once per page; its answer is not what these tests check.
+    http.match('/api/organizer').forEach((request) => request.flush({ name: null, email: null }));
     http.verify();
   });
 
@@ -188,7 +190,12 @@ describe('ReportPage', () => {
     };
     await answer(fixture, refusal, 401);
 
-    expect(text(fixture, '[role="alert"]')).toEqual([refusal.message]);
+    // The same words as the form's page for the same problem, and who to ask for a new link.
+    expect(text(fixture, '[role="alert"] h2')).toEqual(['This link is not valid or has expired']);
+    expect(text(fixture, '[role="alert"] p')[0]).toBe(
+      'Personal links stop working after a while, and a link copied only in part never works.',
+    );
+    expect(text(fixture, '[role="alert"]')[0]).toContain('new');
     expect(text(fixture, 'button')).toEqual([]);
   });
 

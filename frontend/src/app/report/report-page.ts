@@ -13,6 +13,8 @@ import { RouterLink } from '@angular/router';
 import type { ReportPayload } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
 import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
+import { OrganizerContactLine } from '../core/organizer-contact';
+import { type LoadProblem, loadProblemOf } from '../form/form-messages';
 import { FieldEntries } from './field-entries';
 import { ReportApi } from './report-api';
 import { localCalendarDay } from './report-dates';
@@ -26,11 +28,9 @@ import { buildTimeline, type TimelineView } from './timeline';
 type PageState =
   | { kind: 'no-link' }
   | { kind: 'loading' }
-  | { kind: 'failed'; message: string; retryable: boolean }
+  | { kind: 'failed'; problem: LoadProblem }
   | { kind: 'ready'; view: ReportView; timeline: TimelineView | null };
 
-/** Failures worth another try: the network, the rate limit, the CRM or the service being down. */
-const RETRYABLE_STATUSES = new Set([0, 429, 500, 502, 503, 504]);
 
 /** Said after each stage's name: the step bar's colours, in words. */
 const STEP_STATE_TEXT: Record<StageState, string> = {
@@ -46,7 +46,7 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
  */
 @Component({
   selector: 'app-report-page',
-  imports: [RouterLink, FieldEntries, ReportTimeline, HeadlineFigure, StaffMatrix],
+  imports: [RouterLink, FieldEntries, ReportTimeline, HeadlineFigure, StaffMatrix, OrganizerContactLine],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @let current = state();
@@ -154,8 +154,13 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
       @case ('failed') {
         <h1>Check-in history</h1>
         <div class="notice error" role="alert">
-          <p>{{ current.message }}</p>
-          @if (current.retryable) {
+          <h2>{{ current.problem.title }}</h2>
+          <p>{{ current.problem.message }}</p>
+          <app-organizer-contact
+            [needsNewLink]="current.problem.needsNewLink"
+            [intro]="current.problem.canRetry ? 'If this keeps happening,' : 'To carry on,'"
+          />
+          @if (current.problem.canRetry) {
             <button type="button" (click)="load()">Try again</button>
           }
         </div>
@@ -353,12 +358,7 @@ export class ReportPage {
       .subscribe({
         next: (report) => this.show(report),
         error: (error: unknown) => {
-          const apiError = toApiError(error);
-          this.state.set({
-            kind: 'failed',
-            message: apiError.message,
-            retryable: RETRYABLE_STATUSES.has(apiError.status),
-          });
+          this.state.set({ kind: 'failed', problem: loadProblemOf(toApiError(error), 'Your check-in history') });
         },
       });
   }

@@ -8,7 +8,7 @@ import type {
 } from '@checkin/contract';
 import { NUMERIC_FIELD_TYPES } from '@checkin/contract';
 import { formatDate, formatValue, toNumber } from '../core/value-format';
-import { trendOf, type TrendView, type ViewOptions } from './report-view';
+import { CLEARED_LABEL, trendOf, type TrendView, type ViewOptions } from './report-view';
 
 /**
  * What the report puts above the detail: the stages as progress, the headline figures with
@@ -79,7 +79,7 @@ export function headlineFigures(report: ReportPayload, options: ViewOptions): He
         {
           name: field.name,
           label: field.label,
-          valueLabel: formatValue(latest.value, field, options),
+          valueLabel: latest.value === null ? CLEARED_LABEL : formatValue(latest.value, field, options),
           dateTime: latest.date,
           dateLabel: formatDate(latest.date, options.locale),
           goalLabel:
@@ -92,7 +92,7 @@ export function headlineFigures(report: ReportPayload, options: ViewOptions): He
           rows: [...entries].reverse().map((entry) => ({
             dateTime: entry.date,
             dateLabel: formatDate(entry.date, options.locale),
-            valueLabel: formatValue(entry.value, field, options),
+            valueLabel: entry.value === null ? CLEARED_LABEL : formatValue(entry.value, field, options),
           })),
         },
       ];

@@ -97,6 +97,20 @@ describe('buildReportView: fields', () => {
     ]);
   });
 
+  it('says "Cleared" for an answer the owner cleared at a check-in', () => {
+    const report = reportFixture();
+    const history = report.fieldHistory['Member_owner_count'] ?? [];
+    report.fieldHistory['Member_owner_count'] = [
+      { value: null, date: '2025-04-01T09:00:00', activityId: 1017 },
+      ...history,
+    ];
+
+    const members = fieldOf(report, 'Member_owner_count');
+
+    expect(members.latest.valueLabel).toBe('Cleared');
+    expect(members.earlier[0]?.valueLabel).toBe('902');
+  });
+
   it('formats every value by its field type, options resolved through the option group', () => {
     const report = reportFixture();
     const latest = (name: string) => fieldOf(report, name).latest.valueLabel;

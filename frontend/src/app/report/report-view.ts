@@ -62,6 +62,9 @@ export interface FieldView {
   trend: TrendView | null;
 }
 
+/** How a cleared answer reads in the history. */
+export const CLEARED_LABEL = 'Cleared';
+
 export interface EntryView {
   activityId: number;
   /** The check-in's date and time as the CRM holds it, for `<time datetime>`. */
@@ -192,7 +195,9 @@ function entryView(
     activityId: entry.activityId,
     dateTime: entry.date,
     dateLabel: formatDate(entry.date, options.locale),
-    valueLabel: formatValue(entry.value, field, { ...options, options: fieldOptions }),
+    // A null entry is an answer the owner cleared at that check-in.
+    valueLabel:
+      entry.value === null ? CLEARED_LABEL : formatValue(entry.value, field, { ...options, options: fieldOptions }),
   };
 }
 
