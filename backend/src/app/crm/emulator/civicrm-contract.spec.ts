@@ -1,0 +1,457 @@
+import { randomBytes } from 'node:crypto';
+import { CiviCrmModel, type CiviCrmVersion } from '../in-memory/civicrm-model';
+import { CiviCrmEmulator, DEFAULT_EMULATOR_LOGIN } from './civicrm-emulator';
+
+/**
+ * Contract scenarios: one flow of calls whose answers are reduced to a digest (what the service
+ * depends on, with ids, dates and signatures replaced by what they must be). The emulator must
+ * give the digests measured on real CiviCRM 6.14 and 5.81.1, written below.
+ *
+ * The same flow runs against real CiviCRMs when CIVICRM_CONTRACT_TARGETS names them, e.g.
+ *   CIVICRM_CONTRACT_TARGETS=6.14=http://127.0.0.1:8400,5.81=http://127.0.0.1:8410
+ *   CIVICRM_CONTRACT_API_KEY=<admin key>  CIVICRM_CONTRACT_LOGIN=admin:<password>
+ * so the expectations cannot drift from the real thing. The flow creates its own throwaway
+ * records there (a custom group on activities, contacts, files), named with a random suffix.
+ */
+
+interface Target {
+  label: string;
+  version: CiviCrmVersion;
+  baseUrl: string;
+  apiKey: string;
+  login: { username: string; password: string };
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+const API_KEY = 'contract-api-key';
+
+async function call(
+  target: Target,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { 'X-Civi-Auth': `Bearer ${target.apiKey}` },
+): Promise<Answer> {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'X-Requested-With': 'XMLHttpRequest', ...headers },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+  return {
+    status: response.status,
+    contentType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
+    text: await response.text(),
+  };
+}
+
+type Row = Record<string, unknown>;
+
+async function api4(
+  target: Target,
+  entity: string,
+  action: string,
+  params: unknown,
+  headers?: Record<string, string>,
+): Promise<{ status: number; rows: Row[]; error?: string; answer: Answer }> {
+  const answer = await call(
+    target,
+    `/civicrm/ajax/api4/${entity}/${action}`,
+    { params: JSON.stringify(params) },
+    headers,
+  );
+  let body: { values?: Row[]; error_message?: string } = {};
+  try {
+    body = JSON.parse(answer.text) as typeof body;
+  } catch {
+    // Not JSON: the digest records the status and content type.
+  }
+  return {
+    status: answer.status,
+    rows: Array.isArray(body.values) ? body.values : [],
+    ...(body.error_message === undefined ? {} : { error: body.error_message }),
+    answer,
+  };
+}
+
+/** Runs the flow and reduces every answer to what must not differ between CiviCRMs. */
+async function runScenarios(target: Target): Promise<Record<string, unknown>> {
+  const suffix = randomBytes(4).toString('hex');
+  const digest: Record<string, unknown> = {};
+  const one = async (entity: string, action: string, params: unknown) =>
+    (await api4(target, entity, action, params)).rows[0] ?? {};
+
+  // Names: CustomGroup munges, CustomField keeps a given name.
+  const group = await one('CustomGroup', 'create', {
+    values: { name: `Probe__${suffix}`, title: `Probe ${suffix}`, extends: 'Activity' },
+  });
+  digest['group name munged'] = group['name'] === `Probe_${suffix}`;
+  const G = String(group['name']);
+  const field = async (name: string, dataType: string, extra: Row = {}) =>
+    one('CustomField', 'create', {
+      values: {
+        custom_group_id: group['id'],
+        name,
+        label: name,
+        data_type: dataType,
+        html_type: 'Text',
+        ...extra,
+      },
+    });
+  await field('Count', 'Int');
+  await field('Amount', 'Money');
+  await field('Ratio', 'Float');
+  await field('Doc', 'File', { html_type: 'File' });
+  const derived = await one('CustomField', 'create', {
+    values: {
+      custom_group_id: group['id'],
+      label: 'Some  label / x',
+      data_type: 'String',
+      html_type: 'Text',
+    },
+  });
+  digest['field name from label'] = derived['name'];
+
+  // Weights: capped at the highest + 1.
+  const options = await one('OptionGroup', 'create', { values: { name: `probe_${suffix}`, title: 'Probe' } });
+  const weights: unknown[] = [];
+  for (const [label, weight] of [
+    ['A', 10],
+    ['B', 20],
+    ['C', 1],
+  ] as const) {
+    const option = await one('OptionValue', 'create', {
+      values: { option_group_id: options['id'], label, value: label.toLowerCase(), weight },
+    });
+    weights.push(option['weight']);
+  }
+  digest['option weights'] = weights;
+
+  // Files: raw content on 6.14, nothing on 5.81.
+  const person = await one('Contact', 'create', {
+    values: { contact_type: 'Individual', first_name: 'Probe', last_name: suffix },
+  });
+  const file = await one('File', 'create', {
+    values: { file_name: 'market study (1).pdf', mime_type: 'application/pdf', content: 'aGVsbG8=' },
+  });
+  digest['File.create answer keys'] = Object.keys(file).sort();
+  const [stored] = (
+    await api4(target, 'File', 'get', {
+      select: ['file_name', 'uri', 'url'],
+      where: [['id', '=', file['id']]],
+    })
+  ).rows;
+  digest['File.get file_name'] = stored?.['file_name'];
+  digest['File.get uri shape'] =
+    typeof stored?.['uri'] === 'string'
+      ? String(stored['uri']).replace(/[0-9a-f]{32}/, 'HEX')
+      : stored?.['uri'];
+  const url = stored?.['url'];
+  digest['File.get url shape'] =
+    typeof url === 'string' ? url.replace(/fcs=[\w.-]+$/, 'fcs=SIG').replace(/id=\d+/, 'id=N') : url;
+
+  // Activity.create: the answer's shape; joins on get.
+  const activity = await one('Activity', 'create', {
+    values: {
+      activity_type_id: 1,
+      source_contact_id: person['id'],
+      target_contact_id: [person['id']],
+      subject: `probe ${suffix}`,
+      [`${G}.Doc`]: file['id'],
+      [`${G}.Amount`]: '12.345',
+      [`${G}.Ratio`]: 3.14159265358979,
+      bogus_field: 1,
+    },
+  });
+  digest['Activity.create answer'] = Object.fromEntries(
+    Object.entries(activity)
+      .filter(([key]) => !['id', 'activity_date_time'].includes(key))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  digest['Activity.create date shape'] = /^\d{14}$/.test(String(activity['activity_date_time']));
+  const [joined] = (
+    await api4(target, 'Activity', 'get', {
+      select: [
+        'source_contact_id',
+        'source_contact_id.display_name',
+        `${G}.Doc.file_name`,
+        'f.file_name',
+        'src.display_name',
+        `${G}.Amount`,
+        `${G}.Ratio`,
+        'nonsense',
+      ],
+      join: [
+        ['File AS f', 'LEFT', [`${G}.Doc`, '=', 'f.id']],
+        [
+          'Contact AS src',
+          'LEFT',
+          'ActivityContact',
+          ['id', '=', 'src.activity_id'],
+          ['src.record_type_id:name', '=', '"Activity Source"'],
+        ],
+      ],
+      where: [['id', '=', activity['id']]],
+    })
+  ).rows;
+  digest['Activity.get with joins'] = Object.fromEntries(
+    Object.entries(joined ?? {})
+      .filter(([key]) => key !== 'id')
+      .map(([key, value]) => [
+        key.replace(G, 'G'),
+        key === 'source_contact_id' ? value === person['id'] : value,
+      ]),
+  );
+  const invalid = await api4(target, 'Activity', 'get', { where: [['nonsense', '=', 1]] });
+  digest['unknown where field'] = [invalid.status, invalid.error];
+
+  // Non-atomic create: an Int overflow leaves the row, without custom values.
+  const overflow = await api4(target, 'Activity', 'create', {
+    values: {
+      activity_type_id: 1,
+      source_contact_id: person['id'],
+      subject: `overflow ${suffix}`,
+      [`${G}.Count`]: 3000000000,
+      [`${G}.Amount`]: 1,
+    },
+  });
+  const [bare] = (
+    await api4(target, 'Activity', 'get', {
+      select: [`${G}.Count`, `${G}.Amount`],
+      where: [['subject', '=', `overflow ${suffix}`]],
+    })
+  ).rows;
+  digest['Int overflow'] = [overflow.status, overflow.error, bare?.[`${G}.Count`], bare?.[`${G}.Amount`]];
+
+  // APIv3 Attachment.get.
+  const v3 = (params: Row) =>
+    call(target, '/civicrm/ajax/rest', { entity: 'Attachment', action: 'get', json: JSON.stringify(params) });
+  const many = await v3({ id: { IN: [file['id']] }, return: 'id,url', sequential: 1 });
+  digest['v3 IN'] = [
+    many.status,
+    many.contentType,
+    many.text.includes('htmlentities(): Argument #1 ($string) must be of type string, array given'),
+    many.text === '',
+  ];
+  const loose = await one('File', 'create', {
+    values: { file_name: 'loose.txt', mime_type: 'text/plain', content: 'x' },
+  });
+  const unattached = JSON.parse((await v3({ id: loose['id'], sequential: 1 })).text) as Row;
+  digest['v3 unattached'] = [unattached['is_error'], unattached['error_message']];
+  const single = JSON.parse((await v3({ id: file['id'], return: 'id,url', sequential: 1 })).text) as {
+    values: Row[];
+  };
+  digest['v3 one id columns'] = Object.keys(single.values[0] ?? {}).sort();
+
+  // Auth.
+  const anonymous = { 'X-Requested-With': 'XMLHttpRequest' };
+  const contacts = await api4(target, 'Contact', 'get', { limit: 1 }, anonymous);
+  const activities = await api4(target, 'Activity', 'get', { limit: 1 }, anonymous);
+  const wrong = await api4(target, 'Contact', 'get', { limit: 1 }, { 'X-Civi-Auth': 'Bearer wrong' });
+  digest['auth'] = [
+    contacts.status,
+    contacts.rows.length,
+    activities.status,
+    wrong.status,
+    wrong.answer.contentType,
+    wrong.answer.text,
+  ];
+
+  // Standalone's login form posts APIv4 User.login.
+  const login = await call(
+    target,
+    '/civicrm/ajax/api4/User/login',
+    { params: JSON.stringify({ identifier: target.login.username, password: target.login.password }) },
+    {},
+  );
+  digest['login'] = JSON.parse(login.text) as unknown;
+  // Ids, names and signatures differ between CiviCRMs; the group and the suffix are named.
+  return JSON.parse(JSON.stringify(digest).replaceAll(G, 'G').replaceAll(suffix, 'SUFFIX')) as Record<
+    string,
+    unknown
+  >;
+}
+
+const BASE_EXPECTED = {
+  'group name munged': true,
+  'field name from label': 'Some_label_x',
+  'option weights': [2, 3, 1],
+  'Activity.create date shape': true,
+  'unknown where field': [500, "Invalid field 'nonsense'"],
+  'Int overflow': [500, 'DB Error: unknown error', null, null],
+  auth: [200, 0, 403, 401, 'text/plain', 'HTTP 401 Invalid credential'],
+};
+
+const ACTIVITY_ANSWER = {
+  'G.Amount': null,
+  'G.Doc': null,
+  'G.Ratio': null,
+  activity_type_id: 1,
+  bogus_field: null,
+  check_permissions: null,
+  created_date: null,
+  custom: null,
+  modified_date: null,
+  priority_id: 2,
+  source_contact_id: null,
+  status_id: 2,
+  subject: 'probe SUFFIX',
+  target_contact_id: null,
+};
+
+const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
+  '6.14': {
+    ...BASE_EXPECTED,
+    'File.create answer keys': [
+      'check_permissions',
+      'content',
+      'created_id',
+      'custom',
+      'file_name',
+      'id',
+      'mime_type',
+      'upload_date',
+      'uri',
+    ],
+    'File.get file_name': 'market_study_1.pdf',
+    'File.get uri shape': 'market_study_1_HEX.pdf',
+    'File.get url shape': '/civicrm/file?reset=1&id=N&fcs=SIG',
+    'Activity.create answer': ACTIVITY_ANSWER,
+    'Activity.get with joins': {
+      source_contact_id: true,
+      'G.Doc.file_name': 'market_study_1.pdf',
+      'f.file_name': 'market_study_1.pdf',
+      'src.display_name': 'Probe SUFFIX',
+      'G.Amount': 12.35,
+      'G.Ratio': 3.1415926535898,
+    },
+    'v3 IN': [500, 'text/html', true, false],
+    'v3 unattached': [1, 'Failed to lookup entity table for custom field.'],
+    'v3 one id columns': [
+      'created_id',
+      'description',
+      'entity_id',
+      'entity_table',
+      'icon',
+      'id',
+      'mime_type',
+      'name',
+      'upload_date',
+      'url',
+    ],
+    login: {
+      values: { url: '/civicrm/home' },
+      entity: 'User',
+      action: 'login',
+      debug: null,
+      version: 4,
+      count: 1,
+      countFetched: 1,
+    },
+  },
+  '5.81': {
+    ...BASE_EXPECTED,
+    'File.create answer keys': [
+      'check_permissions',
+      'content',
+      'created_id',
+      'custom',
+      'file_name',
+      'id',
+      'mime_type',
+    ],
+    'File.get file_name': '',
+    'File.get uri shape': null,
+    'File.get url shape': null,
+    'Activity.create answer': ACTIVITY_ANSWER,
+    'Activity.get with joins': {
+      source_contact_id: true,
+      'f.file_name': '',
+      'src.display_name': 'Probe SUFFIX',
+      'G.Amount': 12.35,
+      'G.Ratio': 3.1415926535898,
+    },
+    'v3 IN': [500, 'text/html', false, true],
+    'v3 unattached': [1, 'Failed to match record to related entity'],
+    'v3 one id columns': [
+      'created_id',
+      'description',
+      'entity_id',
+      'entity_table',
+      'icon',
+      'id',
+      'mime_type',
+      'name',
+      'upload_date',
+      'url',
+    ],
+    login: {
+      values: { url: '/civicrm/home' },
+      entity: 'User',
+      action: 'login',
+      debug: null,
+      version: 4,
+      count: 1,
+      countFetched: 1,
+    },
+  },
+};
+
+/** Real CiviCRMs named in the environment, if any. */
+function realTargets(): Target[] {
+  const spec = process.env['CIVICRM_CONTRACT_TARGETS'];
+  if (!spec) return [];
+  const [username = 'admin', password = ''] = (process.env['CIVICRM_CONTRACT_LOGIN'] ?? '').split(':');
+  return spec.split(',').map((entry) => {
+    const [version = '', baseUrl = ''] = entry.split('=');
+    if (version !== '6.14' && version !== '5.81')
+      throw new Error(`CIVICRM_CONTRACT_TARGETS: unknown version ${version}`);
+    return {
+      label: `real CiviCRM ${version} at ${baseUrl}`,
+      version,
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      apiKey: process.env['CIVICRM_CONTRACT_API_KEY'] ?? '',
+      login: { username, password },
+    };
+  });
+}
+
+describe('CiviCRM contract: the emulator answers as real CiviCRM does', () => {
+  const emulators: CiviCrmEmulator[] = [];
+  afterAll(async () => {
+    await Promise.all(emulators.map((emulator) => emulator.stop()));
+  });
+
+  it.each(['6.14', '5.81'] as const)('emulating %s', async (version) => {
+    // A fresh site, as civicrm.sh installs one: no demo data, no extension.
+    const emulator = await CiviCrmEmulator.start({
+      apiKey: API_KEY,
+      model: new CiviCrmModel({ civicrmVersion: version, extensionInstalled: false }),
+    });
+    emulators.push(emulator);
+    const target: Target = {
+      label: `emulator ${version}`,
+      version,
+      baseUrl: emulator.baseUrl,
+      apiKey: API_KEY,
+      login: { ...DEFAULT_EMULATOR_LOGIN },
+    };
+    expect(await runScenarios(target)).toEqual(EXPECTED[version]);
+  });
+
+  const real = realTargets();
+  (real.length > 0
+    ? it.each(real.map((target) => [target.label, target] as const))
+    : it.skip.each([['none', null]]))(
+    '%s',
+    async (_label, target) => {
+      if (!target) return;
+      expect(await runScenarios(target)).toEqual(EXPECTED[target.version]);
+    },
+    60_000,
+  );
+});
