@@ -393,6 +393,23 @@ describe('CiviCrmEmulator', () => {
       expect(forged.headers.get('location')).toBe(`${emulator.baseUrl}/`);
     });
 
+    it('lets a logged-in session call the API with X-Requested-With, as the back office does', async () => {
+      const { cookie } = await login();
+      const withSession = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: cookie },
+      });
+      expect(await withSession.json()).toMatchObject({ count: 1 });
+      const forged = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: 'SESSCIVISO=forged' },
+      });
+      expect(await forged.json()).toMatchObject({ count: 0 });
+      emulator.reset();
+      const afterReset = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: cookie },
+      });
+      expect(await afterReset.json()).toMatchObject({ count: 0 });
+    });
+
     it('refuses a wrong password without a session', async () => {
       const { response, cookie } = await login('wrong');
       expect(response.status).toBe(200);

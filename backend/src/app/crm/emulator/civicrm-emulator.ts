@@ -351,7 +351,7 @@ export class CiviCrmEmulator {
     if (method !== 'POST')
       return api4Error(new Api4Error(405, POST_ONLY), undefined, this.model.civicrmVersion);
     const params = safeParams(form.get('params'));
-    const logins = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
+    const logins: readonly EmulatorLogin[] = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
     const match = logins.find(
       (login) =>
         typeof params['identifier'] === 'string' &&
@@ -370,9 +370,10 @@ export class CiviCrmEmulator {
     });
     if (!match) return json(200, envelope({ publicError: 'Invalid credentials' }));
     const session = randomBytes(32).toString('hex');
-    const permissions = 'permissions' in match && match.permissions ? match.permissions : [ALL_PERMISSIONS];
-    const contactId = 'contactId' in match && match.contactId !== undefined ? match.contactId : null;
-    this.sessions.set(session, { contactId, permissions });
+    this.sessions.set(session, {
+      contactId: match.contactId ?? null,
+      permissions: match.permissions ?? [ALL_PERMISSIONS],
+    });
     const reply = json(200, envelope({ url: '/civicrm/home' }));
     reply.headers['Set-Cookie'] = `${SESSION_COOKIE}=${session}; path=/; HttpOnly`;
     return reply;
