@@ -962,6 +962,11 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
       ).toEqual({ id: file?.['id'], file_name: 'market_study_1.pdf', content: base64 });
       expect(createFile(model, {}, 'run.exe')?.['uri']).toMatch(/^run_exe_[0-9a-f]{32}\.unknown$/);
       expectApi4Error(() => createFile(model, {}, '../x.pdf'), 500, /^Malformed name$/);
+      expectApi4Error(
+        () => model.api4('File', 'create', { values: { file_name: 'x.pdf' } }),
+        500,
+        /^Mandatory values missing from Api4 File::create: mime_type$/,
+      );
     });
 
     it('5.81 has no content field: no name, no bytes', () => {

@@ -1485,7 +1485,9 @@ export class CiviCrmModel {
         record.fields[field.name] = field.initial(this);
       }
     }
-    const missing = (def.required ?? []).filter((name) => isEmptyValue(record.fields[name]));
+    // 6.14's File.create requires a mime type; 5.81 takes a file without one.
+    const required = def.name === 'File' && this.is614 ? ['mime_type'] : (def.required ?? []);
+    const missing = required.filter((name) => isEmptyValue(record.fields[name]));
     if (missing.length > 0) {
       fail(`Mandatory values missing from Api4 ${def.name}::create: ${missing.join(', ')}`);
     }
