@@ -26,6 +26,8 @@ interface Answer {
   status: number;
   contentType: string;
   text: string;
+  /** The session cookie a login set (`name=value`), if any. */
+  cookie: string;
 }
 
 const API_KEY = 'contract-api-key';
@@ -46,6 +48,7 @@ async function call(
     status: response.status,
     contentType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
     text: await response.text(),
+    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
   };
 }
 
@@ -269,6 +272,26 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
     {},
   );
   digest['login'] = JSON.parse(login.text) as unknown;
+
+  // The signed address (6.14): the bytes as stored, for a logged-in user only, never unsigned.
+  if (typeof url === 'string') {
+    const page = (address: string, headers: Record<string, string> = {}) =>
+      fetch(`${target.baseUrl}${address}`, { headers, redirect: 'manual' });
+    const session = { Cookie: login.cookie };
+    const signed = await page(url, session);
+    const unsigned = await page(url.replace(/&fcs=.*$/, ''), session);
+    digest['file page'] = [
+      signed.status,
+      signed.headers.get('content-disposition'),
+      await signed.text(),
+      (await page(url)).status,
+      unsigned.status,
+    ];
+  }
+
+  // The extension's API, absent here.
+  const info = await api4(target, 'CheckinMiddleware', 'info', {});
+  digest['CheckinMiddleware.info'] = [info.status, info.error];
   // Ids, names and signatures differ between CiviCRMs; the group and the suffix are named.
   return JSON.parse(JSON.stringify(digest).replaceAll(G, 'G').replaceAll(suffix, 'SUFFIX')) as Record<
     string,
@@ -277,6 +300,10 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
 }
 
 const BASE_EXPECTED = {
+  'CheckinMiddleware.info': [
+    500,
+    'API (CheckinMiddleware, info) does not exist (or the extension it belongs to is not enabled).',
+  ],
   'group name munged': true,
   'field name from label': 'Some_label_x',
   'option weights': [2, 3, 1],
@@ -352,6 +379,7 @@ const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
       count: 1,
       countFetched: 1,
     },
+    'file page': [200, 'download; filename="market_study_1.pdf"', 'aGVsbG8=', 403, 500],
   },
   '5.81': {
     ...BASE_EXPECTED,
