@@ -589,6 +589,21 @@ describe('CiviCrmEmulator', () => {
         expect(await response.text()).toBe('');
       });
 
+      it('logs in with `username` (6.14’s `identifier` is an unknown parameter there)', async () => {
+        const login = (params: Record<string, string>) =>
+          fetch(`${old.baseUrl}/civicrm/ajax/api4/User/login`, {
+            method: 'POST',
+            headers: ANONYMOUS,
+            body: new URLSearchParams({ params: JSON.stringify(params) }),
+          });
+        const ok = await login({ username: 'admin', password: DEFAULT_EMULATOR_LOGIN.password });
+        expect(await ok.json()).toMatchObject({ values: { url: '/civicrm' } });
+        expect(ok.headers.get('set-cookie')).toMatch(/^SESSCIVISO=[0-9a-f]{64}; path=\/; HttpOnly$/);
+        const modern = await login({ identifier: 'admin', password: DEFAULT_EMULATOR_LOGIN.password });
+        expect(modern.status).toBe(500);
+        expect(await modern.json()).toMatchObject({ error_code: '1', status: 500 });
+      });
+
       it('answers an unknown API (the extension’s) with 500 and no error_id', async () => {
         const response = await post('/civicrm/ajax/api4/CheckinMiddleware/info', { params: '{}' });
         expect(response.status).toBe(500);

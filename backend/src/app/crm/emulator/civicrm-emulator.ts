@@ -344,19 +344,28 @@ export class CiviCrmEmulator {
   }
 
   /**
-   * Standalone's login form posts APIv4 User.login (`identifier`, `password`); a success sets
-   * the session cookie, a failure answers 200 with a public error.
+   * Standalone's login form posts APIv4 User.login: `identifier` and `password` on 6.14,
+   * `username` and `password` on 5.81 (the other name is an unknown parameter there, HTTP 500).
+   * A success sets the session cookie, a failure answers 200 with a public error.
    */
   private login(method: string, form: Form): Reply {
-    if (method !== 'POST')
-      return api4Error(new Api4Error(405, POST_ONLY), undefined, this.model.civicrmVersion);
+    const version = this.model.civicrmVersion;
+    if (method !== 'POST') return api4Error(new Api4Error(405, POST_ONLY), ANONYMOUS_USER, version);
     const params = safeParams(form.get('params'));
+    const nameParam = version === '6.14' ? 'identifier' : 'username';
+    const accepted = [nameParam, 'password', 'originalUrl', 'mfaClass', 'mfaData'];
+    if (version === '6.14') accepted.push('rememberMe', 'rememberJWT');
+    const unknown = Object.keys(params).find((key) => !accepted.includes(key));
+    if (unknown !== undefined) {
+      const setter = `set${unknown.charAt(0).toUpperCase()}${unknown.slice(1)}`;
+      return api4Error(new Api4Error(500, `Unknown api parameter: ${setter}`), ANONYMOUS_USER, version);
+    }
     const logins: readonly EmulatorLogin[] = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
     const match = logins.find(
       (login) =>
-        typeof params['identifier'] === 'string' &&
+        typeof params[nameParam] === 'string' &&
         typeof params['password'] === 'string' &&
-        safeEqual(params['identifier'], login.username) &&
+        safeEqual(params[nameParam], login.username) &&
         safeEqual(params['password'], login.password),
     );
     const envelope = (values: Record<string, unknown>) => ({
@@ -374,7 +383,7 @@ export class CiviCrmEmulator {
       contactId: match.contactId ?? null,
       permissions: match.permissions ?? [ALL_PERMISSIONS],
     });
-    const reply = json(200, envelope({ url: '/civicrm/home' }));
+    const reply = json(200, envelope({ url: version === '6.14' ? '/civicrm/home' : '/civicrm' }));
     reply.headers['Set-Cookie'] = `${SESSION_COOKIE}=${session}; path=/; HttpOnly`;
     return reply;
   }

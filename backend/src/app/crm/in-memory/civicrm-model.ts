@@ -490,8 +490,7 @@ const ENTITIES: Record<EntityName, EntityDef> = {
         name: 'file_name',
         type: 'String',
         extra: true,
-        // 5.81 reads a missing uri as an empty name.
-        compute: (record, model) => storedFileName(record) ?? (model.civicrmVersion === '5.81' ? '' : null),
+        compute: (record) => storedFileName(record),
       },
       {
         name: 'url',
@@ -815,7 +814,7 @@ export function cleanFileName(uri: string): string {
 
 function storedFileName(record: StoredRecord): string | null {
   const uri = record.fields['uri'];
-  return typeof uri === 'string' && uri !== '' ? cleanFileName(uri) : null;
+  return typeof uri === 'string' ? cleanFileName(uri) : null;
 }
 
 function fileBytes(record: StoredRecord): Buffer {
@@ -1731,6 +1730,7 @@ export class CiviCrmModel {
       if (!custom || field.type === 'File') this.checkReferences(field, stored, key);
       if (custom?.customFieldId !== undefined) record.custom[String(custom.customFieldId)] = stored;
       else record.fields[field.name] = stored;
+      if (custom && field.type === 'File' && !this.is614) this.markAttached(stored);
     }
     return refused;
   }
@@ -1792,6 +1792,19 @@ export class CiviCrmModel {
       case 'String':
       case 'Memo':
         return String(value);
+    }
+  }
+
+  /**
+   * 5.81 rewrites a file when it becomes a custom value: a file without a name gets an empty uri
+   * (so it reads back as `""`, not null) and an upload date.
+   */
+  private markAttached(stored: unknown): void {
+    for (const fileId of asArray(stored)) {
+      const file = this.state.tables.File.get(Number(fileId));
+      if (!file) continue;
+      file.fields['uri'] ??= '';
+      file.fields['upload_date'] ??= this.localNow();
     }
   }
 
