@@ -1764,8 +1764,9 @@ export class CiviCrmModel {
     const text = String(value).trim();
     // CRM_Utils_Type::validate's message, with the type names measured (a word given to an Int
     // field is reported as not a Timestamp).
+    const parameters = this.is614 ? 'the parameters' : 'parameters';
     const invalid = (type: string) =>
-      fail(`One of the parameters  (value: ${String(value)}) is not of the type ${type}`);
+      fail(`One of ${parameters}  (value: ${String(value)}) is not of the type ${type}`);
     switch (field.type) {
       case 'Int':
       case 'File':
