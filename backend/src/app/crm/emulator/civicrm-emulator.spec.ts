@@ -469,6 +469,10 @@ describe('CiviCrmEmulator', () => {
       expect(csrf.status).toBe(200);
       expect(await csrf.json()).toMatchObject({ is_error: 1 });
       expect((await api3(fields, { ...ANONYMOUS, 'X-Civi-Auth': 'Bearer wrong' })).status).toBe(401);
+      // Anonymous: civicrm/ajax/rest needs "access CiviCRM", so Standalone shows its login page.
+      const anonymous = await api3(fields, ANONYMOUS);
+      expect(anonymous.status).toBe(403);
+      expect(await anonymous.text()).toContain('You need to be logged in to access this page.');
     });
   });
 

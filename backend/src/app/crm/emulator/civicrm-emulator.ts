@@ -472,6 +472,8 @@ export class CiviCrmEmulator {
         headers: { 'Content-Type': 'text/xml' },
       };
     }
+    // civicrm/ajax/rest is a page for users with "access CiviCRM": others get the login page.
+    if (!this.model.hasPermission('access CiviCRM', user)) return html(403, LOGIN_PAGE);
     const entity = form.get('entity') ?? '';
     const action = form.get('action') ?? '';
     if (request.method === 'GET' && !isReadAction(action)) {
@@ -501,7 +503,12 @@ export class CiviCrmEmulator {
     if (identity.kind === 'refused') return identity.reply;
     const user = identity.user;
     const may = (permission: string) => this.model.hasPermission(permission, user);
-    const denied = html(403, errorPage('You do not have permission to access this page.', this.baseUrl));
+    const denied = html(
+      403,
+      user.permissions.length === 0
+        ? LOGIN_PAGE
+        : errorPage('You do not have permission to access this page.', this.baseUrl),
+    );
     if (route.kind === 'checkinFile' && this.model.extensionInstalled) {
       if (!may('access CiviCRM') || !may('access uploaded files')) return denied;
       const fileId = Number(route.id ?? url.searchParams.get('id'));
@@ -791,6 +798,12 @@ function v3Json(envelope: unknown): Reply {
   // APIv3 answers 200 whatever happened; the envelope's is_error says how it went.
   return json(200, envelope);
 }
+
+/** What Standalone shows anonymous visitors of a page that needs a login. */
+const LOGIN_PAGE =
+  '<!DOCTYPE html>\n<html lang="en" class="crm-standalone"><head><title>Log In</title></head><body>' +
+  '<div class="messages status alert"><span class="msg-title">Please sign in.</span>' +
+  '<span class="msg-text">You need to be logged in to access this page.</span></div></body></html>\n';
 
 const CSRF_MESSAGE = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients';
 

@@ -1057,9 +1057,10 @@ export class CiviCrmModel {
         return this.hasPermission('view all contacts') || this.hasPermission('edit all contacts');
       case 'Activity':
         return this.hasPermission('view all activities');
-      case 'RelationshipType':
       case 'CustomGroup':
       case 'CustomField':
+        return this.hasPermission('access all custom data');
+      case 'RelationshipType':
       case 'OptionGroup':
       case 'OptionValue':
       case 'File':
@@ -1342,8 +1343,12 @@ export class CiviCrmModel {
     return undefined;
   }
 
-  /** Active custom fields of active groups extending this entity, keyed `Group.Field`. */
+  /**
+   * Active custom fields of active groups extending this entity, keyed `Group.Field`. A user
+   * without "access all custom data" sees none: dropped from select and values, invalid in where.
+   */
   private customFields(def: EntityDef): Map<string, FieldDef> {
+    if (!this.hasPermission('access all custom data')) return new Map();
     const cached = this.customCache.get(def.name);
     if (cached) return cached;
     const fields = new Map<string, FieldDef>();
@@ -2078,9 +2083,6 @@ export class CiviCrmModel {
             ? 'Failed to lookup entity table for custom field.'
             : 'Failed to match record to related entity',
         );
-      }
-      if (!this.hasPermission('administer CiviCRM')) {
-        return v3Error(`Failed to run permission check: Unrecognized target entity table (${owner.table})`);
       }
       rows.push(this.attachmentRow(record, owner));
     }
