@@ -14,9 +14,18 @@ import { CiviCrmEmulator, DEFAULT_EMULATOR_LOGIN } from './civicrm-emulator';
  * records there (a custom group on activities, contacts, files), named with a random suffix.
  */
 
+/** The zones whose dates the flow knows (what strtotime makes of its three inputs). */
+const DATES = {
+  UTC: ['20260101080000', '20260101100000', '19700101000000'],
+  'America/Chicago': ['20260101020000', '20260101100000', '19691231180000'],
+} as const;
+type Zone = keyof typeof DATES;
+
 interface Target {
   label: string;
   version: CiviCrmVersion;
+  /** The CiviCRM's time zone (PHP's date.timezone). */
+  timeZone: Zone;
   baseUrl: string;
   apiKey: string;
   login: { username: string; password: string };
@@ -250,7 +259,7 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
       ? implicitUrl.replace(/fcs=[\w.-]+$/, 'fcs=SIG').replace(/id=\d+/, 'id=N')
       : implicitUrl;
 
-  // Dates as strtotime reads them (the instance runs on UTC).
+  // Dates as strtotime reads them, in the CiviCRM's zone.
   const dates: unknown[] = [];
   for (const given of ['2026-01-01T10:00:00+02:00', '20260101100000', 'garbage']) {
     const dated = await one('Activity', 'create', {
@@ -407,7 +416,6 @@ const BASE_EXPECTED = {
     500,
     'Api Activity frobnicate version 4 does not exist.',
   ],
-  dates: ['20260101080000', '20260101100000', '19700101000000'],
   checksums: [true, 200, [{ valid: true }]],
   'CheckinMiddleware.info': [
     500,
@@ -550,13 +558,18 @@ function realTargets(): Target[] {
   const spec = process.env['CIVICRM_CONTRACT_TARGETS'];
   if (!spec) return [];
   const [username = 'admin', password = ''] = (process.env['CIVICRM_CONTRACT_LOGIN'] ?? '').split(':');
+  const timeZone = process.env['CIVICRM_CONTRACT_TIMEZONE'] ?? 'UTC';
+  if (timeZone !== 'UTC' && timeZone !== 'America/Chicago') {
+    throw new Error('CIVICRM_CONTRACT_TIMEZONE: UTC or America/Chicago');
+  }
   return spec.split(',').map((entry) => {
     const [version = '', baseUrl = ''] = entry.split('=');
     if (version !== '6.14' && version !== '5.81')
       throw new Error(`CIVICRM_CONTRACT_TARGETS: unknown version ${version}`);
     return {
-      label: `real CiviCRM ${version} at ${baseUrl}`,
+      label: `real CiviCRM ${version} at ${baseUrl} (${timeZone})`,
       version,
+      timeZone,
       baseUrl: baseUrl.replace(/\/+$/, ''),
       apiKey: process.env['CIVICRM_CONTRACT_API_KEY'] ?? '',
       login: { username, password },
@@ -570,21 +583,26 @@ describe('CiviCRM contract: the emulator answers as real CiviCRM does', () => {
     await Promise.all(emulators.map((emulator) => emulator.stop()));
   });
 
-  it.each(['6.14', '5.81'] as const)('emulating %s', async (version) => {
+  it.each([
+    ['6.14', 'UTC'],
+    ['5.81', 'UTC'],
+    ['6.14', 'America/Chicago'],
+  ] as const)('emulating %s on %s', async (version, timeZone) => {
     // A fresh site, as civicrm.sh installs one: no demo data, no extension.
     const emulator = await CiviCrmEmulator.start({
       apiKey: API_KEY,
-      model: new CiviCrmModel({ civicrmVersion: version, extensionInstalled: false }),
+      model: new CiviCrmModel({ civicrmVersion: version, extensionInstalled: false, timeZone }),
     });
     emulators.push(emulator);
     const target: Target = {
       label: `emulator ${version}`,
       version,
+      timeZone,
       baseUrl: emulator.baseUrl,
       apiKey: API_KEY,
       login: { ...DEFAULT_EMULATOR_LOGIN },
     };
-    expect(await runScenarios(target)).toEqual(EXPECTED[version]);
+    expect(await runScenarios(target)).toEqual({ ...EXPECTED[version], dates: DATES[timeZone] });
   });
 
   const real = realTargets();
@@ -594,7 +612,10 @@ describe('CiviCRM contract: the emulator answers as real CiviCRM does', () => {
     '%s',
     async (_label, target) => {
       if (!target) return;
-      expect(await runScenarios(target)).toEqual(EXPECTED[target.version]);
+      expect(await runScenarios(target)).toEqual({
+        ...EXPECTED[target.version],
+        dates: DATES[target.timeZone],
+      });
     },
     60_000,
   );
