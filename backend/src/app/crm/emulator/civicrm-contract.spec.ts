@@ -399,6 +399,17 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
   // The extension's API, absent here.
   const info = await api4(target, 'CheckinMiddleware', 'info', {});
   digest['CheckinMiddleware.info'] = [info.status, info.error];
+  // Replacing a File field's value: 6.14 deletes the old file, 5.81 keeps it.
+  const second = await one('File', 'create', {
+    values: { file_name: 'second.pdf', mime_type: 'application/pdf' },
+  });
+  await api4(target, 'Activity', 'update', {
+    values: { [`${G}.Doc`]: second['id'] },
+    where: [['id', '=', activity['id']]],
+  });
+  const left = await api4(target, 'File', 'get', { select: ['id'], where: [['id', '=', file['id']]] });
+  digest['old file after replacing'] = left.rows.length;
+
   // Ids, names and signatures differ between CiviCRMs; the group and the suffix are named.
   return JSON.parse(JSON.stringify(digest).replaceAll(G, 'G').replaceAll(suffix, 'SUFFIX')) as Record<
     string,
@@ -466,6 +477,7 @@ const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
     'File.get url shape': '/civicrm/file?reset=1&id=N&fcs=SIG',
     'Int type error': [500, 'One of the parameters  (value: abc) is not of the type Timestamp', null],
     'unsafe extension uri': 'run_exe_HEX.unknown',
+    'old file after replacing': 0,
     'implicit url shape': '/civicrm/file?reset=1&id=N&fcs=SIG',
     'v3 one id url shape': 'BASE/civicrm/file?reset=1&id=N&fcs=JWT',
     'Activity.create answer': ACTIVITY_ANSWER,
@@ -518,6 +530,7 @@ const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
     'File.get url shape': null,
     // 5.81's message lacks a word; its File.create takes no name, so no uri at all.
     'Int type error': [500, 'One of parameters  (value: abc) is not of the type Timestamp', null],
+    'old file after replacing': 1,
     'v3 one id url shape': 'BASE/civicrm/file?reset=1&id=N&eid=E&fcs=HASH',
     'Activity.create answer': ACTIVITY_ANSWER,
     'Activity.get with joins': {

@@ -1023,6 +1023,34 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
     );
   });
 
+  describe('replacing a file field’s value', () => {
+    it.each([
+      ['6.14', false],
+      ['5.81', true],
+    ] as const)(
+      'on %s keeps the old file: %s (6.14 deletes it when nothing else holds it)',
+      (civicrmVersion, kept) => {
+        const model = make({ civicrmVersion });
+        const field = 'Food_Co_op_Organizing.Certificate_of_Incorporation';
+        const old = Number(
+          model.api4('Contact', 'get', { select: [field], where: [['id', '=', DEMO_ORG_ID]] })[0]?.[field],
+        );
+        const [replacement] = model.api4(
+          'File',
+          'create',
+          { values: { file_name: 'new.pdf', mime_type: 'application/pdf', content: 'eA==' } },
+          { contentEncoding: 'base64' },
+        );
+        model.api4('Contact', 'update', {
+          values: { [field]: replacement?.['id'] },
+          where: [['id', '=', DEMO_ORG_ID]],
+        });
+        expect(model.getFile(old) !== undefined).toBe(kept);
+        expect(model.getFile(Number(replacement?.['id']))).toBeDefined();
+      },
+    );
+  });
+
   describe('File.get url', () => {
     it('is a site-relative signed address on 6.14 and null on 5.81', () => {
       const at = (civicrmVersion: '6.14' | '5.81') => {

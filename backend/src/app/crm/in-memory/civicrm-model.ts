@@ -1635,8 +1635,13 @@ export class CiviCrmModel {
       if ('modified_date' in draft.fields) draft.fields['modified_date'] = this.localNow();
       const weightGiven = values['weight'] !== undefined && values['weight'] !== null;
       if (weightGiven) this.placeWeight(def, draft, Math.round(Number(record.fields['weight']) || 0), true);
+      const replacedFiles = this.is614 ? this.replacedFiles(def, record, draft) : [];
       // Only commit once every value was accepted: a failed update changes nothing.
       Object.assign(record, draft);
+      // Since 6.4, a file a File field no longer holds is deleted unless something else holds it.
+      for (const fileId of replacedFiles) {
+        if (!this.fileOwner(fileId)) this.state.tables.File.delete(fileId);
+      }
       this.afterWrite(def, record, values);
       return this.writeResult(def, record, values);
     });
@@ -1799,6 +1804,19 @@ export class CiviCrmModel {
       case 'Memo':
         return String(value);
     }
+  }
+
+  /** File ids the draft's File custom fields no longer hold. */
+  private replacedFiles(def: EntityDef, record: StoredRecord, draft: StoredRecord): number[] {
+    const replaced: number[] = [];
+    for (const field of this.customFields(def).values()) {
+      if (field.type !== 'File' || field.customFieldId === undefined) continue;
+      const key = String(field.customFieldId);
+      const kept = new Set(asArray(draft.custom[key]).map(Number));
+      for (const fileId of asArray(record.custom[key]).map(Number))
+        if (!kept.has(fileId)) replaced.push(fileId);
+    }
+    return replaced;
   }
 
   /**
