@@ -804,6 +804,15 @@ describe('emulator command line', () => {
     expect(() => parseEmulatorArgs(['--timezone', 'Mars/Olympus'])).toThrow(/timezone/);
   });
 
+  it('reads one more API user with its permissions', () => {
+    expect(
+      parseEmulatorArgs(['--api-user', 'form-key=authenticate with api key, access CiviCRM']),
+    ).toMatchObject({
+      apiUsers: { 'form-key': { permissions: ['authenticate with api key', 'access CiviCRM'] } },
+    });
+    expect(() => parseEmulatorArgs(['--api-user', 'form-key'])).toThrow(/api-user/);
+  });
+
   it('reads --port, --api-key and --site-key in both spellings', () => {
     expect(parseEmulatorArgs(['--port', '9000', '--api-key=k', '--site-key', 's'])).toEqual({
       port: 9000,
