@@ -393,6 +393,23 @@ describe('CiviCrmEmulator', () => {
       expect(forged.headers.get('location')).toBe(`${emulator.baseUrl}/`);
     });
 
+    it('lets a logged-in session call the API with X-Requested-With, as the back office does', async () => {
+      const { cookie } = await login();
+      const withSession = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: cookie },
+      });
+      expect(await withSession.json()).toMatchObject({ count: 1 });
+      const forged = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: 'SESSCIVISO=forged' },
+      });
+      expect(await forged.json()).toMatchObject({ count: 0 });
+      emulator.reset();
+      const afterReset = await api4('Contact', 'get', demoPerson, {
+        headers: { ...ANONYMOUS, Cookie: cookie },
+      });
+      expect(await afterReset.json()).toMatchObject({ count: 0 });
+    });
+
     it('refuses a wrong password without a session', async () => {
       const { response, cookie } = await login('wrong');
       expect(response.status).toBe(200);
@@ -452,6 +469,10 @@ describe('CiviCrmEmulator', () => {
       expect(csrf.status).toBe(200);
       expect(await csrf.json()).toMatchObject({ is_error: 1 });
       expect((await api3(fields, { ...ANONYMOUS, 'X-Civi-Auth': 'Bearer wrong' })).status).toBe(401);
+      // Anonymous: civicrm/ajax/rest needs "access CiviCRM", so Standalone shows its login page.
+      const anonymous = await api3(fields, ANONYMOUS);
+      expect(anonymous.status).toBe(403);
+      expect(await anonymous.text()).toContain('You need to be logged in to access this page.');
     });
   });
 
@@ -570,6 +591,21 @@ describe('CiviCrmEmulator', () => {
         });
         expect(response.status).toBe(500);
         expect(await response.text()).toBe('');
+      });
+
+      it('logs in with `username` (6.14’s `identifier` is an unknown parameter there)', async () => {
+        const login = (params: Record<string, string>) =>
+          fetch(`${old.baseUrl}/civicrm/ajax/api4/User/login`, {
+            method: 'POST',
+            headers: ANONYMOUS,
+            body: new URLSearchParams({ params: JSON.stringify(params) }),
+          });
+        const ok = await login({ username: 'admin', password: DEFAULT_EMULATOR_LOGIN.password });
+        expect(await ok.json()).toMatchObject({ values: { url: '/civicrm' } });
+        expect(ok.headers.get('set-cookie')).toMatch(/^SESSCIVISO=[0-9a-f]{64}; path=\/; HttpOnly$/);
+        const modern = await login({ identifier: 'admin', password: DEFAULT_EMULATOR_LOGIN.password });
+        expect(modern.status).toBe(500);
+        expect(await modern.json()).toMatchObject({ error_code: '1', status: 500 });
       });
 
       it('answers an unknown API (the extension’s) with 500 and no error_id', async () => {
@@ -767,6 +803,15 @@ describe('emulator command line', () => {
     expect(() => parseEmulatorArgs(['--civicrm-version', '5.80'])).toThrow(/civicrm-version/);
     expect(() => parseEmulatorArgs(['--extension', 'maybe'])).toThrow(/extension/);
     expect(() => parseEmulatorArgs(['--timezone', 'Mars/Olympus'])).toThrow(/timezone/);
+  });
+
+  it('reads one more API user with its permissions', () => {
+    expect(
+      parseEmulatorArgs(['--api-user', 'form-key=authenticate with api key, access CiviCRM']),
+    ).toMatchObject({
+      apiUsers: { 'form-key': { permissions: ['authenticate with api key', 'access CiviCRM'] } },
+    });
+    expect(() => parseEmulatorArgs(['--api-user', 'form-key'])).toThrow(/api-user/);
   });
 
   it('reads --port, --api-key and --site-key in both spellings', () => {

@@ -344,19 +344,28 @@ export class CiviCrmEmulator {
   }
 
   /**
-   * Standalone's login form posts APIv4 User.login (`identifier`, `password`); a success sets
-   * the session cookie, a failure answers 200 with a public error.
+   * Standalone's login form posts APIv4 User.login: `identifier` and `password` on 6.14,
+   * `username` and `password` on 5.81 (the other name is an unknown parameter there, HTTP 500).
+   * A success sets the session cookie, a failure answers 200 with a public error.
    */
   private login(method: string, form: Form): Reply {
-    if (method !== 'POST')
-      return api4Error(new Api4Error(405, POST_ONLY), undefined, this.model.civicrmVersion);
+    const version = this.model.civicrmVersion;
+    if (method !== 'POST') return api4Error(new Api4Error(405, POST_ONLY), ANONYMOUS_USER, version);
     const params = safeParams(form.get('params'));
-    const logins = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
+    const nameParam = version === '6.14' ? 'identifier' : 'username';
+    const accepted = [nameParam, 'password', 'originalUrl', 'mfaClass', 'mfaData'];
+    if (version === '6.14') accepted.push('rememberMe', 'rememberJWT');
+    const unknown = Object.keys(params).find((key) => !accepted.includes(key));
+    if (unknown !== undefined) {
+      const setter = `set${unknown.charAt(0).toUpperCase()}${unknown.slice(1)}`;
+      return api4Error(new Api4Error(500, `Unknown api parameter: ${setter}`), ANONYMOUS_USER, version);
+    }
+    const logins: readonly EmulatorLogin[] = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
     const match = logins.find(
       (login) =>
-        typeof params['identifier'] === 'string' &&
+        typeof params[nameParam] === 'string' &&
         typeof params['password'] === 'string' &&
-        safeEqual(params['identifier'], login.username) &&
+        safeEqual(params[nameParam], login.username) &&
         safeEqual(params['password'], login.password),
     );
     const envelope = (values: Record<string, unknown>) => ({
@@ -370,10 +379,11 @@ export class CiviCrmEmulator {
     });
     if (!match) return json(200, envelope({ publicError: 'Invalid credentials' }));
     const session = randomBytes(32).toString('hex');
-    const permissions = 'permissions' in match && match.permissions ? match.permissions : [ALL_PERMISSIONS];
-    const contactId = 'contactId' in match && match.contactId !== undefined ? match.contactId : null;
-    this.sessions.set(session, { contactId, permissions });
-    const reply = json(200, envelope({ url: '/civicrm/home' }));
+    this.sessions.set(session, {
+      contactId: match.contactId ?? null,
+      permissions: match.permissions ?? [ALL_PERMISSIONS],
+    });
+    const reply = json(200, envelope({ url: version === '6.14' ? '/civicrm/home' : '/civicrm' }));
     reply.headers['Set-Cookie'] = `${SESSION_COOKIE}=${session}; path=/; HttpOnly`;
     return reply;
   }
@@ -462,6 +472,8 @@ export class CiviCrmEmulator {
         headers: { 'Content-Type': 'text/xml' },
       };
     }
+    // civicrm/ajax/rest is a page for users with "access CiviCRM": others get the login page.
+    if (!this.model.hasPermission('access CiviCRM', user)) return html(403, LOGIN_PAGE);
     const entity = form.get('entity') ?? '';
     const action = form.get('action') ?? '';
     if (request.method === 'GET' && !isReadAction(action)) {
@@ -491,7 +503,12 @@ export class CiviCrmEmulator {
     if (identity.kind === 'refused') return identity.reply;
     const user = identity.user;
     const may = (permission: string) => this.model.hasPermission(permission, user);
-    const denied = html(403, errorPage('You do not have permission to access this page.', this.baseUrl));
+    const denied = html(
+      403,
+      user.permissions.length === 0
+        ? LOGIN_PAGE
+        : errorPage('You do not have permission to access this page.', this.baseUrl),
+    );
     if (route.kind === 'checkinFile' && this.model.extensionInstalled) {
       if (!may('access CiviCRM') || !may('access uploaded files')) return denied;
       const fileId = Number(route.id ?? url.searchParams.get('id'));
@@ -781,6 +798,12 @@ function v3Json(envelope: unknown): Reply {
   // APIv3 answers 200 whatever happened; the envelope's is_error says how it went.
   return json(200, envelope);
 }
+
+/** What Standalone shows anonymous visitors of a page that needs a login. */
+const LOGIN_PAGE =
+  '<!DOCTYPE html>\n<html lang="en" class="crm-standalone"><head><title>Log In</title></head><body>' +
+  '<div class="messages status alert"><span class="msg-title">Please sign in.</span>' +
+  '<span class="msg-text">You need to be logged in to access this page.</span></div></body></html>\n';
 
 const CSRF_MESSAGE = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients';
 

@@ -5,6 +5,7 @@ import { CiviCrmEmulator, type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY 
  * Runs the CiviCRM emulator alone, seeded with the demo data:
  *   node dist/backend/emulator.js --port 8089 --api-key emulator-api-key [--site-key K] [--host H] [--latency MS]
  *     [--civicrm-version 6.14|5.81] [--extension yes|no] [--timezone America/Chicago]
+ *     [--api-user KEY=permission,permission,...]   (one more API user, e.g. a minimal one)
  * Point the service at it with CRM_BASE_URL=<printed URL> and CRM_API_KEY=<the key>.
  */
 
@@ -31,6 +32,7 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     'civicrm-version',
     'extension',
     'timezone',
+    'api-user',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new Error(`Unknown option: --${name}`);
   const port = Number(values.get('port') ?? DEFAULT_PORT);
@@ -45,6 +47,11 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
   if (extension !== 'yes' && extension !== 'no') throw new Error('--extension must be yes or no');
   const timeZone = values.get('timezone') ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new Error('--timezone must be an IANA time zone');
+  const apiUser = values.get('api-user');
+  const [userKey = '', permissions = ''] = apiUser?.split(/=(.*)/s, 2) ?? [];
+  if (apiUser !== undefined && (userKey === '' || permissions === '')) {
+    throw new Error('--api-user must be KEY=permission,permission,...');
+  }
   return {
     port,
     apiKey: values.get('api-key') ?? DEFAULT_EMULATOR_API_KEY,
@@ -53,6 +60,9 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     civicrmVersion: version,
     extensionInstalled: extension === 'yes',
     timeZone,
+    ...(apiUser
+      ? { apiUsers: { [userKey]: { permissions: permissions.split(',').map((name) => name.trim()) } } }
+      : {}),
     ...(siteKey ? { siteKey } : {}),
     ...(host ? { host } : {}),
   };

@@ -490,8 +490,7 @@ const ENTITIES: Record<EntityName, EntityDef> = {
         name: 'file_name',
         type: 'String',
         extra: true,
-        // 5.81 reads a missing uri as an empty name.
-        compute: (record, model) => storedFileName(record) ?? (model.civicrmVersion === '5.81' ? '' : null),
+        compute: (record) => storedFileName(record),
       },
       {
         name: 'url',
@@ -815,7 +814,7 @@ export function cleanFileName(uri: string): string {
 
 function storedFileName(record: StoredRecord): string | null {
   const uri = record.fields['uri'];
-  return typeof uri === 'string' && uri !== '' ? cleanFileName(uri) : null;
+  return typeof uri === 'string' ? cleanFileName(uri) : null;
 }
 
 function fileBytes(record: StoredRecord): Buffer {
@@ -1058,9 +1057,10 @@ export class CiviCrmModel {
         return this.hasPermission('view all contacts') || this.hasPermission('edit all contacts');
       case 'Activity':
         return this.hasPermission('view all activities');
-      case 'RelationshipType':
       case 'CustomGroup':
       case 'CustomField':
+        return this.hasPermission('access all custom data');
+      case 'RelationshipType':
       case 'OptionGroup':
       case 'OptionValue':
       case 'File':
@@ -1343,8 +1343,12 @@ export class CiviCrmModel {
     return undefined;
   }
 
-  /** Active custom fields of active groups extending this entity, keyed `Group.Field`. */
+  /**
+   * Active custom fields of active groups extending this entity, keyed `Group.Field`. A user
+   * without "access all custom data" sees none: dropped from select and values, invalid in where.
+   */
   private customFields(def: EntityDef): Map<string, FieldDef> {
+    if (!this.hasPermission('access all custom data')) return new Map();
     const cached = this.customCache.get(def.name);
     if (cached) return cached;
     const fields = new Map<string, FieldDef>();
@@ -1485,7 +1489,9 @@ export class CiviCrmModel {
         record.fields[field.name] = field.initial(this);
       }
     }
-    const missing = (def.required ?? []).filter((name) => isEmptyValue(record.fields[name]));
+    // 6.14's File.create requires a mime type; 5.81 takes a file without one.
+    const required = def.name === 'File' && this.is614 ? ['mime_type'] : (def.required ?? []);
+    const missing = required.filter((name) => isEmptyValue(record.fields[name]));
     if (missing.length > 0) {
       fail(`Mandatory values missing from Api4 ${def.name}::create: ${missing.join(', ')}`);
     }
@@ -1629,8 +1635,13 @@ export class CiviCrmModel {
       if ('modified_date' in draft.fields) draft.fields['modified_date'] = this.localNow();
       const weightGiven = values['weight'] !== undefined && values['weight'] !== null;
       if (weightGiven) this.placeWeight(def, draft, Math.round(Number(record.fields['weight']) || 0), true);
+      const replacedFiles = this.is614 ? this.replacedFiles(def, record, draft) : [];
       // Only commit once every value was accepted: a failed update changes nothing.
       Object.assign(record, draft);
+      // Since 6.4, a file a File field no longer holds is deleted unless something else holds it.
+      for (const fileId of replacedFiles) {
+        if (!this.fileOwner(fileId)) this.state.tables.File.delete(fileId);
+      }
       this.afterWrite(def, record, values);
       return this.writeResult(def, record, values);
     });
@@ -1729,6 +1740,7 @@ export class CiviCrmModel {
       if (!custom || field.type === 'File') this.checkReferences(field, stored, key);
       if (custom?.customFieldId !== undefined) record.custom[String(custom.customFieldId)] = stored;
       else record.fields[field.name] = stored;
+      if (custom && field.type === 'File' && !this.is614) this.markAttached(stored);
     }
     return refused;
   }
@@ -1762,8 +1774,9 @@ export class CiviCrmModel {
     const text = String(value).trim();
     // CRM_Utils_Type::validate's message, with the type names measured (a word given to an Int
     // field is reported as not a Timestamp).
+    const parameters = this.is614 ? 'the parameters' : 'parameters';
     const invalid = (type: string) =>
-      fail(`One of the parameters  (value: ${String(value)}) is not of the type ${type}`);
+      fail(`One of ${parameters}  (value: ${String(value)}) is not of the type ${type}`);
     switch (field.type) {
       case 'Int':
       case 'File':
@@ -1790,6 +1803,32 @@ export class CiviCrmModel {
       case 'String':
       case 'Memo':
         return String(value);
+    }
+  }
+
+  /** File ids the draft's File custom fields no longer hold. */
+  private replacedFiles(def: EntityDef, record: StoredRecord, draft: StoredRecord): number[] {
+    const replaced: number[] = [];
+    for (const field of this.customFields(def).values()) {
+      if (field.type !== 'File' || field.customFieldId === undefined) continue;
+      const key = String(field.customFieldId);
+      const kept = new Set(asArray(draft.custom[key]).map(Number));
+      for (const fileId of asArray(record.custom[key]).map(Number))
+        if (!kept.has(fileId)) replaced.push(fileId);
+    }
+    return replaced;
+  }
+
+  /**
+   * 5.81 rewrites a file when it becomes a custom value: a file without a name gets an empty uri
+   * (so it reads back as `""`, not null) and an upload date.
+   */
+  private markAttached(stored: unknown): void {
+    for (const fileId of asArray(stored)) {
+      const file = this.state.tables.File.get(Number(fileId));
+      if (!file) continue;
+      file.fields['uri'] ??= '';
+      file.fields['upload_date'] ??= this.localNow();
     }
   }
 
@@ -2062,9 +2101,6 @@ export class CiviCrmModel {
             ? 'Failed to lookup entity table for custom field.'
             : 'Failed to match record to related entity',
         );
-      }
-      if (!this.hasPermission('administer CiviCRM')) {
-        return v3Error(`Failed to run permission check: Unrecognized target entity table (${owner.table})`);
       }
       rows.push(this.attachmentRow(record, owner));
     }
