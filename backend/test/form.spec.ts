@@ -128,7 +128,7 @@ describe('GET /api/data', () => {
       const { lastGiven, prefill } = await formData();
 
       expect(lastGiven?.['Store_size_sqft']).toBe('2026-07-15T18:30:00.000Z');
-      expect(lastGiven?.['Business_plan']).toBe('2026-10-02T14:00:00');
+      expect(lastGiven?.['Business_plan']).toBe('2026-10-02T14:00:00.000Z');
       // Contact-bound values carry no date in the CRM.
       expect(prefill['Equity_share']).toBeDefined();
       expect(lastGiven).not.toHaveProperty('Equity_share');
