@@ -18,7 +18,7 @@ interface Api3Envelope {
 }
 
 /**
- * The live CiviCRM client (civicrm-api.md). Parameters travel as the form field `params`
+ * The live CiviCRM client (docs/civicrm-wire-protocol.md). Parameters travel as the form field `params`
  * holding a JSON string; read actions go as GET (query string), everything else as POST
  * (form body), getChecksum included. Every call has a timeout; reads are retried once on a
  * network error, writes never. Log lines name the call, the status and the time: never a header,

@@ -2,7 +2,7 @@ import type { CrmConnection } from '../config/app-config';
 
 /**
  * The only place that spells CiviCRM addresses. CMSs route the same paths differently
- * (civicrm-api.md §1): Drupal and Standalone take the path as is, WordPress and Joomla take it
+ * (docs/civicrm-wire-protocol.md, "Calls"): Drupal and Standalone take the path as is, WordPress and Joomla take it
  * as a query parameter.
  */
 export class CiviCrmUrls {

@@ -1,4 +1,4 @@
-/** What File.create stores: an unattached file record (civicrm-api.md, File record). */
+/** What File.create stores: an unattached file record (docs/civicrm-wire-protocol.md, "Writes"). */
 export interface NewCrmFile {
   fileName: string;
   mimeType: string;

@@ -22,7 +22,7 @@ import { createDemoModel } from '../in-memory/demo-data';
 
 /**
  * A CiviCRM over real HTTP for tests, benchmarks and the demo: the in-memory model behind the
- * wire protocol of civicrm-api.md (APIv4 single and batch calls, the APIv3 REST endpoint, the
+ * wire protocol of docs/civicrm-wire-protocol.md (APIv4 single and batch calls, the APIv3 REST endpoint, the
  * authx and anti-CSRF gates, the 405 rule for writes by GET). It records every request and can
  * be told to misbehave (down, slow, errors, garbage) so the service's failure paths get tested.
  *
@@ -459,7 +459,7 @@ export class CiviCrmEmulator {
       if ('values' in result) anySuccess = true;
       else firstErrorStatus ??= result.status;
     }
-    // HTTP 200 when at least one call worked (civicrm-api.md, section 1).
+    // HTTP 200 when at least one call worked (docs/civicrm-wire-protocol.md).
     return json(anySuccess || calls.length === 0 ? 200 : (firstErrorStatus ?? 500), results);
   }
 
