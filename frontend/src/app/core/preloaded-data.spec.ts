@@ -14,10 +14,16 @@ function answering(response: Response | Error): jest.Mock<Promise<Response>, Par
 
 /** jsdom has no fetch Response: the part of one that PreloadedData reads. */
 function answer(text: string, status: number): Response {
+  let used = false;
   const response: Pick<Response, 'ok' | 'status' | 'text'> = {
     ok: status >= 200 && status < 300,
     status,
-    text: () => Promise.resolve(text),
+    // A body can be read once, as in the browser.
+    text: () => {
+      if (used) return Promise.reject(new TypeError('body stream already read'));
+      used = true;
+      return Promise.resolve(text);
+    },
   };
   return response as Response;
 }
@@ -54,6 +60,13 @@ describe('PreloadedData', () => {
     expect(answer).not.toBeNull();
     expect(preloaded.take(FORM_DATA_URL)).toBeNull();
     await expect(firstValueFrom(answer!)).resolves.toEqual({ sections: [1] });
+  });
+
+  it('gives every subscriber the same answer', async () => {
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, answering(json({ sections: [2] })));
+    const answer = preloaded.take(FORM_DATA_URL)!;
+    await expect(firstValueFrom(answer)).resolves.toEqual({ sections: [2] });
+    await expect(firstValueFrom(answer)).resolves.toEqual({ sections: [2] });
   });
 
   it("turns the API's error body into ApiError", async () => {

@@ -74,9 +74,12 @@ function readStoredKey(storage: Pick<Storage, 'getItem'> | null): string | null 
 export class PreloadedData {
   take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
     if (started?.url !== url || started.staffKey !== staffKey) return null;
-    const { response } = started;
+    const answer = readAnswer<T>(url, started.response);
     started = null;
-    return defer(() => readAnswer<T>(url, response));
+    // Read once, so every subscriber (a retry operator, say) gets the same answer or error;
+    // marked handled here so an answer nobody subscribes to is no unhandled rejection.
+    answer.catch(() => undefined);
+    return defer(() => answer);
   }
 }
 
