@@ -17,6 +17,8 @@ const FORM_PAGE_BUDGET_KB = 150;
 /** Strings only chart code holds: ngx-charts' selectors and class names, d3-scale's band scale. */
 const CHART_MARKERS = ['ngx-charts', 'paddingInner'];
 const PAGES = ['FormPage', 'ReportPage', 'StaffPage'] as const;
+/** Component selectors only the report's or the staff page's code holds. */
+const OTHER_PAGE_MARKERS = ['app-field-entries', 'app-trend-chart', 'app-staff-section', 'app-staff-matrix'];
 
 type Page = (typeof PAGES)[number];
 
@@ -99,6 +101,43 @@ function sizeOf(files: Iterable<string>): Size {
   return total;
 }
 
+/** Bytes as the service sends them to a browser that accepts Brotli: the build's .br files. */
+function brotliSize(files: Iterable<string>): number {
+  let total = 0;
+  for (const file of files) {
+    const compressed = join(BROWSER_DIST, `${file}.br`);
+    total += readFileSync(existsSync(compressed) ? compressed : join(BROWSER_DIST, file)).byteLength;
+  }
+  return total;
+}
+
+function otherPageChunks(files: Iterable<string>): string[] {
+  return [...files].filter((file) => OTHER_PAGE_MARKERS.some((marker) => read(file).includes(marker)));
+}
+
+/**
+ * What the initial chunks are made of, by package, from esbuild's metafile (the build writes
+ * dist/frontend/stats.json): kB of minified output each.
+ */
+function initialComposition(initial: string[]): Record<string, number> {
+  const stats = join(BROWSER_DIST, '..', 'stats.json');
+  if (!existsSync(stats)) return {};
+  const metafile = JSON.parse(readFileSync(stats, 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  const byPackage = new Map<string, number>();
+  for (const file of initial) {
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[file]?.inputs ?? {})) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      const name = match?.[1] ?? 'the app';
+      byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  return Object.fromEntries(
+    [...byPackage].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => [name, kB(bytes)]),
+  );
+}
+
 function chartChunks(files: Iterable<string>): string[] {
   return [...files].filter((file) => {
     const source = read(file);
@@ -128,6 +167,10 @@ describe('front-end bundle', () => {
     const chartsInReportPage = chartChunks(reportPage);
     const allChunks = closure([...initial, ...pageEntries.values()], { lazy: true });
     const chartsOutsideReport = chartChunks(allChunks).filter((file) => !reportPage.has(file));
+    const otherPagesInFormPage = otherPageChunks(formPage);
+    const staffEntry = pageEntries.get('StaffPage');
+    const otherPagesOwnChunks = otherPageChunks([reportEntry ?? '', staffEntry ?? ''].filter(Boolean));
+    const formBrotli = brotliSize(formPage);
 
     const rows = [
       {
@@ -145,6 +188,18 @@ describe('front-end bundle', () => {
         target: { max: FORM_PAGE_BUDGET_KB },
       },
       {
+        figure: 'Front end: JavaScript of the form page as served (precompressed Brotli)',
+        value: kB(formBrotli),
+        unit: 'kB',
+        target: {},
+      },
+      {
+        figure: 'Front end: chunks with report or staff page code loaded by the form page',
+        value: otherPagesInFormPage.length,
+        unit: 'chunks',
+        target: { max: 0 },
+      },
+      {
         figure: 'Front end: chart chunks loaded by the form page',
         value: chartsInFormPage.length,
         unit: 'chunks',
@@ -157,12 +212,17 @@ describe('front-end bundle', () => {
         reportPage: chartsInReportPage,
         outsideReport: chartsOutsideReport,
       },
+      otherPageCode: { formPage: otherPagesInFormPage },
+      initialByPackageKB: initialComposition(initial),
+      formPageBrotliKB: kB(formBrotli),
       // What Angular's raw-size `initial` budget must be to stand for the gzip target.
       rawBytesPerGzipByte: round(initialSize.raw / initialSize.gzipDefault, 2),
       figures,
     });
 
     expect(chartsInReportPage.length).toBeGreaterThan(0);
+    // The markers must be found where they belong, or their absence from the form page means nothing.
+    expect(otherPagesOwnChunks).toHaveLength(2);
     expect(chartsOutsideReport).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import lighthouse from 'lighthouse';
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -258,13 +259,22 @@ async function lighthouseScores(url) {
       );
       await tab.close();
       scores[page.name] = Object.fromEntries(
-        LIGHTHOUSE_CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]),
+        LIGHTHOUSE_CATEGORIES.map((category) => [
+          category,
+          Math.round((lhr.categories[category].score ?? 0) * 100),
+        ]),
       );
+      // A metric Lighthouse could not compute (it says why in runtimeError) is null.
+      const metric = (id, digits = 0) => {
+        const value = lhr.audits[id]?.numericValue;
+        return typeof value === 'number' ? Number(value.toFixed(digits)) : null;
+      };
       scores[page.name].metrics = {
-        firstContentfulPaintMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
-        largestContentfulPaintMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
-        totalBlockingTimeMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
-        cumulativeLayoutShift: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+        firstContentfulPaintMs: metric('first-contentful-paint'),
+        largestContentfulPaintMs: metric('largest-contentful-paint'),
+        totalBlockingTimeMs: metric('total-blocking-time'),
+        cumulativeLayoutShift: metric('cumulative-layout-shift', 3),
+        ...(lhr.runtimeError ? { runtimeError: lhr.runtimeError.message } : {}),
       };
       shortfalls[page.name] = LIGHTHOUSE_CATEGORIES.flatMap((category) =>
         lhr.categories[category].auditRefs
@@ -353,7 +363,16 @@ export async function runPhoneBench({ runs = 7, output = OUTPUT } = {}) {
       });
     }
   }
-  const report = { name: 'phone', runs, phone: PHONE, rows, lighthouse: audit, figures };
+  // The machine's load while measuring: these are wall-clock figures, and a busy machine slows them.
+  const report = {
+    name: 'phone',
+    runs,
+    phone: PHONE,
+    loadAverage: loadavg(),
+    rows,
+    lighthouse: audit,
+    figures,
+  };
   await mkdir(dirname(output), { recursive: true });
   await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);
   return report;

@@ -14,10 +14,16 @@ function answering(response: Response | Error): jest.Mock<Promise<Response>, Par
 
 /** jsdom has no fetch Response: the part of one that PreloadedData reads. */
 function answer(text: string, status: number): Response {
+  let used = false;
   const response: Pick<Response, 'ok' | 'status' | 'text'> = {
     ok: status >= 200 && status < 300,
     status,
-    text: () => Promise.resolve(text),
+    // A body can be read once, as in the browser.
+    text: () => {
+      if (used) return Promise.reject(new TypeError('body stream already read'));
+      used = true;
+      return Promise.resolve(text);
+    },
   };
   return response as Response;
 }
@@ -39,10 +45,10 @@ describe('PreloadedData', () => {
     expect(fetchFn).toHaveBeenCalledWith(FORM_DATA_URL, { credentials: 'same-origin' });
   });
 
-  it('starts the report request on /report, nothing on /staff or without a checksum', () => {
+  it('starts the report request on /report, nothing elsewhere or without a checksum', () => {
     const fetchFn = answering(json({}));
     startPageDataRequest({ pathname: '/report', search: '?cid=7&cs=a%20b' }, fetchFn);
-    startPageDataRequest({ pathname: '/staff', search: '?orgId=9&key=secret' }, fetchFn);
+    startPageDataRequest({ pathname: '/elsewhere', search: '?cid=7&cs=x' }, fetchFn);
     startPageDataRequest({ pathname: '/', search: '?cid=7' }, fetchFn);
     expect(fetchFn.mock.calls.map(([url]) => url)).toEqual(['/api/report?cid=7&cs=a%20b']);
   });
@@ -54,6 +60,13 @@ describe('PreloadedData', () => {
     expect(answer).not.toBeNull();
     expect(preloaded.take(FORM_DATA_URL)).toBeNull();
     await expect(firstValueFrom(answer!)).resolves.toEqual({ sections: [1] });
+  });
+
+  it('gives every subscriber the same answer', async () => {
+    startPageDataRequest({ pathname: '/', search: FORM_SEARCH }, answering(json({ sections: [2] })));
+    const answer = preloaded.take(FORM_DATA_URL)!;
+    await expect(firstValueFrom(answer)).resolves.toEqual({ sections: [2] });
+    await expect(firstValueFrom(answer)).resolves.toEqual({ sections: [2] });
   });
 
   it("turns the API's error body into ApiError", async () => {
@@ -75,6 +88,45 @@ describe('PreloadedData', () => {
     );
     await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).rejects.toMatchObject({
       body: { statusCode: 502, code: 'UNEXPECTED_RESPONSE' },
+    });
+  });
+
+  describe('the staff page', () => {
+    const storage = (key: string | null): Pick<Storage, 'getItem'> => ({ getItem: () => key });
+
+    it('starts the staff report with the key from the address, in a header and never in the URL', () => {
+      const fetchFn = answering(json({}));
+      startPageDataRequest({ pathname: '/staff', search: '?orgId=%2042&key=s3cret' }, fetchFn, storage(null));
+      expect(fetchFn).toHaveBeenCalledWith('/api/staff/report?orgId=42', {
+        credentials: 'same-origin',
+        headers: { 'X-Staff-Key': 's3cret' },
+      });
+    });
+
+    it("uses the tab's stored key, and starts nothing without an organization or a key", () => {
+      const fetchFn = answering(json({}));
+      startPageDataRequest({ pathname: '/staff', search: '?orgId=42' }, fetchFn, storage('stored-key'));
+      startPageDataRequest({ pathname: '/staff', search: '?orgId=42' }, fetchFn, storage(null));
+      startPageDataRequest({ pathname: '/staff', search: '?key=s3cret' }, fetchFn, storage('stored-key'));
+      expect(fetchFn.mock.calls).toEqual([
+        [
+          '/api/staff/report?orgId=42',
+          { credentials: 'same-origin', headers: { 'X-Staff-Key': 'stored-key' } },
+        ],
+      ]);
+    });
+
+    it('hands the answer only to a request with the same key', async () => {
+      startPageDataRequest(
+        { pathname: '/staff', search: '?orgId=42' },
+        answering(json({ ok: 1 })),
+        storage('k1'),
+      );
+      expect(preloaded.take('/api/staff/report?orgId=42', 'other-key')).toBeNull();
+      expect(preloaded.take('/api/staff/report?orgId=42')).toBeNull();
+      await expect(firstValueFrom(preloaded.take('/api/staff/report?orgId=42', 'k1')!)).resolves.toEqual({
+        ok: 1,
+      });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { Injectable } from '@angular/core';
-import { pageDataUrl } from '@checkin/contract';
+import { pageDataUrl, STAFF_KEY_HEADER, staffReportUrl } from '@checkin/contract';
 import { defer, type Observable } from 'rxjs';
 import { toApiError } from './api-error.interceptor';
 
@@ -13,18 +13,56 @@ import { toApiError } from './api-error.interceptor';
  */
 interface StartedRequest {
   url: string;
+  /** The staff key the request was sent with (staff page only). */
+  staffKey: string | null;
   response: Promise<Response>;
 }
 
+/** Where the staff page keeps its key for the tab (staff/staff-key-store.ts). */
+export const STAFF_KEY_STORAGE_ITEM = 'checkin.staffKey';
+
 let started: StartedRequest | null = null;
 
+/**
+ * The staff page cannot be preloaded (its key goes in a header, never in a URL or a hint), but
+ * its request can still start here, with the key from the address or the tab's storage, instead
+ * of after the staff page's code has loaded.
+ */
 export function startPageDataRequest(
   location: Pick<Location, 'pathname' | 'search'>,
   fetchFn: typeof fetch = fetch,
+  storage: Pick<Storage, 'getItem'> | null = sessionStorageOrNull(),
 ): void {
+  started = null;
+  if (location.pathname === '/staff') {
+    const query = new URLSearchParams(location.search);
+    const orgId = query.get('orgId')?.trim();
+    const staffKey = query.get('key') || readStoredKey(storage);
+    if (!orgId || !staffKey) return;
+    const url = staffReportUrl(orgId);
+    const headers = { [STAFF_KEY_HEADER]: staffKey };
+    started = { url, staffKey, response: fetchFn(url, { credentials: 'same-origin', headers }) };
+    return;
+  }
   const url = pageDataUrl(location.pathname, location.search);
   // Same mode and credentials as `rel=preload; as=fetch; crossorigin`, or the preload is not reused.
-  started = url === null ? null : { url, response: fetchFn(url, { credentials: 'same-origin' }) };
+  if (url !== null) started = { url, staffKey: null, response: fetchFn(url, { credentials: 'same-origin' }) };
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readStoredKey(storage: Pick<Storage, 'getItem'> | null): string | null {
+  try {
+    return storage?.getItem(STAFF_KEY_STORAGE_ITEM) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -34,11 +72,14 @@ export function startPageDataRequest(
  */
 @Injectable({ providedIn: 'root' })
 export class PreloadedData {
-  take<T>(url: string): Observable<T> | null {
-    if (started?.url !== url) return null;
-    const { response } = started;
+  take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
+    if (started?.url !== url || started.staffKey !== staffKey) return null;
+    const answer = readAnswer<T>(url, started.response);
     started = null;
-    return defer(() => readAnswer<T>(url, response));
+    // Read once, so every subscriber (a retry operator, say) gets the same answer or error;
+    // marked handled here so an answer nobody subscribes to is no unhandled rejection.
+    answer.catch(() => undefined);
+    return defer(() => answer);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@angular/core';
+import { STAFF_KEY_STORAGE_ITEM } from '../core/preloaded-data';
 
-const STORAGE_KEY = 'checkin.staffKey';
+const STORAGE_KEY = STAFF_KEY_STORAGE_ITEM;
 
 /**
  * Where the staff page keeps the staff key (decision 5): session storage, so it lasts for this

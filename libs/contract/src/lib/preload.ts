@@ -42,3 +42,8 @@ export function pageDataUrl(pathname: string, search: string): string | null {
   const link = ownerLinkFromQuery(new URLSearchParams(search));
   return link ? ownerDataUrl(apiPath, link) : null;
 }
+
+/** The staff report's address for an organization, as the staff page requests it (its key goes in a header). */
+export function staffReportUrl(orgId: string): string {
+  return `/api/staff/report?orgId=${encodeURIComponent(orgId)}`;
+}
