@@ -81,6 +81,7 @@ describe('tampering with every route (live mode against the CRM emulator)', () =
         RATE_LIMIT_READS_PER_MINUTE: '100000',
         RATE_LIMIT_SUBMITS_PER_MINUTE: '100000',
         RATE_LIMIT_UPLOADS_PER_MINUTE: '100000',
+        RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '100000',
       },
     });
   });

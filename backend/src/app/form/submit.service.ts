@@ -16,6 +16,7 @@ import {
   toCrmDateTime,
 } from './submission-mapping';
 import { fieldsNeedingOptions, parseSubmission, validateValues } from './submission-validation';
+import { SubmittedFiles } from './submitted-files';
 
 /** Enough for every submission of the last minutes on one instance. */
 const REMEMBERED_SUBMISSIONS = 1_000;
@@ -36,14 +37,19 @@ export class SubmitService {
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly schema: CrmSchemaService,
     private readonly rateLimits: RateLimitService,
+    private readonly files: SubmittedFiles,
   ) {}
 
   async submit(access: OwnerAccess, body: unknown): Promise<SubmitResponse> {
     await this.rateLimits.consumeSubmit(access.contactId);
     const { submissionId, values } = parseSubmission(body);
-    return this.recent.run(`${access.orgId}:${submissionId}`, async () =>
-      this.record(access, submissionId, validateValues(values, await this.optionsFor(values))),
-    );
+    return this.recent.run(`${access.orgId}:${submissionId}`, async () => {
+      const [options] = await Promise.all([
+        this.optionsFor(values),
+        this.files.assertAllowed(access, values),
+      ]);
+      return this.record(access, submissionId, validateValues(values, options));
+    });
   }
 
   /** Option lists only when a select answer needs checking: most submissions skip the call. */
