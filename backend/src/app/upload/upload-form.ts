@@ -89,8 +89,9 @@ export function readUploadForm<Admission>(
         request.unpipe(parser);
         parser.destroy();
       }
-      // Dropped from here on; the refusal then ends the connection (closeAfterAnswer).
-      request.resume();
+      // Not read any further: what still arrives waits in the kernel's buffers, not in memory
+      // of ours, and the refusal then ends the connection (closeAfterAnswer).
+      request.pause();
       reject(error);
     };
     const timers = watchArrival(request, reading, () => admission !== undefined && !admitted, fail);
@@ -229,20 +230,22 @@ function stopAfterTooManyBytes(request: IncomingMessage, fail: (error: AppError)
   request.on('data', count);
 }
 
-/** How long the rest of a refused body is read and dropped before the connection is closed. */
+/** How long a refused body's connection stays open after the answer, before it is closed. */
 export const LINGER_MS = 2_000;
 
 /**
  * Ends the connection once an answer given before the body was read to its end has gone out.
  * Closing at once would make the client's next write meet a reset, and a reset throws away the
  * answer the client has not read yet: it would see a broken connection instead of the 413. So
- * the service stops writing (the client reads the answer, then the end of the stream), drops
- * whatever still arrives for up to LINGER_MS, then closes: a lingering close, as web servers do.
+ * the service stops writing (the client reads the answer, then the end of the stream) and keeps
+ * the connection for up to LINGER_MS, then closes: a lingering close, as web servers do. The
+ * rest of the body is not read meanwhile (the sender is held back by TCP): reading and dropping
+ * it cost a flood of refused uploads hundreds of MiB of short-lived buffers.
  */
 export function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
   response.once('finish', () => {
     const socket = request.socket;
-    request.resume();
+    request.pause();
     socket.end();
     const lingering = setTimeout(() => socket.destroy(), LINGER_MS);
     lingering.unref();
