@@ -5,8 +5,8 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 
 /**
  * /api/health/ready is open (load balancers carry no key), so it gets its own per-address limit:
- * READY_PROBES_PER_MINUTE is far above any platform's probing (one every few seconds) and far
- * below a flood.
+ * RATE_LIMIT_READY_PROBES_PER_MINUTE (120 by default) is far above any platform's probing (one
+ * every few seconds) and far below a flood.
  */
 @Injectable()
 export class ReadyProbeLimitGuard implements CanActivate {
