@@ -25,10 +25,6 @@ export class RateLimitService {
     await this.consume(`upload:${contactId}`, this.config.rateLimits.uploadsPerMinute, MINUTE_MS);
   }
 
-  async consumeReadyProbe(clientAddress: string): Promise<void> {
-    await this.consume(`ready:${clientAddress}`, this.config.rateLimits.readyProbesPerMinute, MINUTE_MS);
-  }
-
   /** Upload requests per client address, counted before a byte of the body is read. */
   async consumeUploadRequest(clientAddress: string): Promise<void> {
     await this.consume(
