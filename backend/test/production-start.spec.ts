@@ -58,4 +58,32 @@ describe('production without CRM settings', () => {
       /missing required CRM setting\(s\) CRM_BASE_URL, CRM_API_KEY/,
     );
   }, 120_000);
+
+  it('has no way around the production build check', () => {
+    const build = buildBackend({ ...bareProductionEnv, CHECKIN_BUILD_SKIP_ENV_CHECK: '1' });
+    expect(build.status).not.toBe(0);
+    expect(`${build.stdout}${build.stderr}`).toMatch(
+      /missing required CRM setting\(s\) CRM_BASE_URL, CRM_API_KEY/,
+    );
+  }, 120_000);
+
+  it('says so when a bundle built without NODE_ENV=production is started in production', () => {
+    const start = spawnSync(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: {
+        ...bareProductionEnv,
+        PORT: '0',
+        CRM_BASE_URL: 'http://127.0.0.1:9',
+        CRM_API_KEY: 'key-0123456789',
+        STAFF_REPORT_KEY: 'staff-key-0123456789',
+        ADMIN_KEY: 'admin-key-0123456789',
+        UPLOAD_RECEIPT_KEY: 'receipt-key-0123456789-0123456789-0123',
+      },
+      encoding: 'utf8',
+      // Started and listening is all this needs; the service runs until stopped.
+      timeout: 8_000,
+      killSignal: 'SIGTERM',
+    });
+    expect(`${start.stdout}${start.stderr}`).toMatch(/development build, not a production one/);
+  }, 20_000);
 });

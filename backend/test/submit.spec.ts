@@ -17,6 +17,7 @@ import {
   DEMO_PERSON_ID,
   OTHER_ORG_ID,
 } from '../src/app/crm/in-memory/demo-data';
+import { FileReceipts } from '../src/app/upload/file-receipts';
 import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
 
 const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
@@ -87,6 +88,11 @@ describe('POST /api/submit', () => {
       select: ['id', 'activity_date_time'],
       where: [[SUBMISSION_ID_FIELD, '=', submissionId]],
     });
+  }
+
+  /** What /api/upload would have answered with the file: the receipt for this person, org and field. */
+  function receiptFor(field: string, fileId: number, orgId: number = DEMO_ORG_ID): string {
+    return service.app.get(FileReceipts).issue({ contactId: DEMO_PERSON_ID, orgId, field, fileId });
   }
 
   function uploadedFile(fileName: string): number {
@@ -184,8 +190,12 @@ describe('POST /api/submit', () => {
       const plan = uploadedFile('plan_v4.pdf');
 
       await accepted({
-        Certificate_of_Incorporation: { id: certificate, file_name: 'new_certificate.pdf' },
-        Business_plan: { id: plan, file_name: 'plan_v4.pdf' },
+        Certificate_of_Incorporation: {
+          id: certificate,
+          file_name: 'new_certificate.pdf',
+          receipt: receiptFor('Certificate_of_Incorporation', certificate),
+        },
+        Business_plan: { id: plan, file_name: 'plan_v4.pdf', receipt: receiptFor('Business_plan', plan) },
       });
 
       const [update] = service.emulator.callsTo('Contact', 'update');
@@ -201,6 +211,61 @@ describe('POST /api/submit', () => {
         file_name: 'new_certificate.pdf',
       });
       expect(prefill['Business_plan']).toEqual({ id: plan, file_name: 'plan_v4.pdf' });
+    });
+
+    describe('file values (decision 3: only files this person uploaded, or the ones already held)', () => {
+      function heldCertificate(orgId: number): number {
+        const [row] = service.emulator.model.api4('Contact', 'get', {
+          select: [contactField('Certificate_of_Incorporation')],
+          where: [['id', '=', orgId]],
+        });
+        return Number(row?.[contactField('Certificate_of_Incorporation')]);
+      }
+
+      async function expectRefused(values: FieldValues, fields: string[]): Promise<void> {
+        const response = await submit(values);
+        expect(response.status).toBe(400);
+        expect(await refused(response)).toMatchObject({ code: 'VALIDATION_FAILED', fields });
+        expect(service.emulator.writes()).toEqual([]);
+      }
+
+      it("refuses another organization's file, whatever its id, and writes nothing", async () => {
+        const hilltop = heldCertificate(OTHER_ORG_ID);
+        expect(hilltop).toBeGreaterThan(0);
+        await expectRefused({ Certificate_of_Incorporation: { id: hilltop } }, [
+          'Certificate_of_Incorporation',
+        ]);
+        await expectRefused({ Business_plan: { id: hilltop, file_name: 'x.pdf' } }, ['Business_plan']);
+      });
+
+      it('answers an unknown id exactly as a known one: no existence oracle', async () => {
+        await expectRefused({ Business_plan: { id: 987_654 } }, ['Business_plan']);
+      });
+
+      it('refuses a receipt made for another field, organization, file or key', async () => {
+        const file = uploadedFile('plan.pdf');
+        const otherField = { id: file, receipt: receiptFor('Feasibility_study', file) };
+        const otherOrg = { id: file, receipt: receiptFor('Business_plan', file, OTHER_ORG_ID) };
+        const otherFile = { id: file, receipt: receiptFor('Business_plan', file + 1) };
+        const forged = { id: file, receipt: 'A'.repeat(43) };
+        for (const value of [otherField, otherOrg, otherFile, forged]) {
+          await expectRefused({ Business_plan: value }, ['Business_plan']);
+        }
+      });
+
+      it('accepts the files the CRM already holds, sent back from the prefill without a receipt', async () => {
+        const prefill = (
+          (await (await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).json()) as FormDataPayload
+        ).prefill;
+        const certificate = prefill['Certificate_of_Incorporation'];
+        const plan = prefill['Business_plan'];
+        expect(certificate).toMatchObject({ id: heldCertificate(DEMO_ORG_ID) });
+        expect(plan).toMatchObject({ id: expect.any(Number) });
+        service.emulator.clearCalls();
+
+        await accepted({ Certificate_of_Incorporation: certificate ?? null, Business_plan: plan ?? null });
+        expect(createdValues()[activityField('Business_plan')]).toBe((plan as { id: number }).id);
+      });
     });
 
     it('never writes Stage, so the staff-set stage stays', async () => {

@@ -14,7 +14,8 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.client';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
-import { LINGER_MS } from '../src/app/upload/upload-form';
+import { LINGER_MS, SLOW_WINDOW_MS } from '../src/app/upload/upload-form';
+import { UploadGate } from '../src/app/upload/upload-gate';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const FIXTURES = join(__dirname, 'fixtures/files');
@@ -25,6 +26,10 @@ const DEMO_LINK = {
   orgId: String(DEMO_ORG_ID),
 };
 const PDF = 'application/pdf';
+const FILE_PART_HEAD =
+  '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n';
+const IGNORED_PART_HEAD =
+  '--x\r\nContent-Disposition: form-data; name="attachment"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n';
 
 interface FilePart {
   bytes: Buffer;
@@ -94,7 +99,11 @@ describe('POST /api/upload', () => {
     service = await startTestApp({
       emulator: { model: createDemoModel() },
       // A 5 MB file travels to the CRM as 7 MB of base64: give it the production timeout.
-      env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000', CRM_TIMEOUT_MS: '10000' },
+      env: {
+        RATE_LIMIT_UPLOADS_PER_MINUTE: '1000',
+        RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '1000',
+        CRM_TIMEOUT_MS: '10000',
+      },
     });
   });
 
@@ -164,6 +173,7 @@ describe('POST /api/upload', () => {
       expect(file).toEqual({
         id: expect.any(Number),
         file_name: service.emulator.model.getFile(file.id)?.file_name,
+        receipt: expect.any(String),
       });
       expect(service.emulator.writes().map((call) => `${call.entity}.${call.action}`)).toEqual([
         'File.create',
@@ -185,12 +195,24 @@ describe('POST /api/upload', () => {
     expect(service.emulator.model.getFile(file.id)?.size).toBe(MAX_UPLOAD_BYTES);
   });
 
-  it('takes the parts in any order, the file before the checksum included', async () => {
+  it('refuses a file part sent before cid and cs with 400, without reading the file', async () => {
     const { body, contentType } = rawMultipart([
       { name: 'file', value: fixture('sample.png'), fileName: 'site.png', type: 'image/png' },
       { name: 'fieldRef', value: 'Feasibility_study' },
       { name: 'cs', value: DEMO_CHECKSUM },
       { name: 'cid', value: String(DEMO_PERSON_ID) },
+    ]);
+
+    expect((await refusal(await postRaw(body, contentType), 400)).code).toBe('BAD_REQUEST');
+    expect(service.emulator.calls).toEqual([]);
+  });
+
+  it('takes the text parts in any order before the file', async () => {
+    const { body, contentType } = rawMultipart([
+      { name: 'fieldRef', value: 'Feasibility_study' },
+      { name: 'cs', value: DEMO_CHECKSUM },
+      { name: 'cid', value: String(DEMO_PERSON_ID) },
+      { name: 'file', value: fixture('sample.png'), fileName: 'site.png', type: 'image/png' },
     ]);
 
     expect(await stored(await postRaw(body, contentType))).toMatchObject({ file_name: 'site.png' });
@@ -258,6 +280,7 @@ describe('POST /api/upload', () => {
     function sendOversizedUpload(
       headers: Record<string, string>,
       chunks: number,
+      head = FILE_PART_HEAD,
     ): Promise<{ status: number; body: string; closed: boolean }> {
       return new Promise((resolve, reject) => {
         const request = httpRequest(`${service.url}/api/upload`, {
@@ -284,10 +307,7 @@ describe('POST /api/upload', () => {
         });
         // Writes fail once the service has answered and closed the connection: that is the point.
         request.on('error', (error) => (answered ? undefined : reject(error)));
-        request.write(
-          '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n' +
-            'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n',
-        );
+        request.write(head);
         const megabyte = Buffer.alloc(1024 * 1024, 0x20);
         const send = (left: number): void => {
           if (answered || left === 0 || request.destroyed) return;
@@ -296,6 +316,19 @@ describe('POST /api/upload', () => {
         send(chunks);
       });
     }
+
+    it('cuts off an admitted file once it passes 5 MB, without waiting for the rest', async () => {
+      const link = Object.entries(DEMO_LINK)
+        .map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join('');
+      const head = `${link}--x\r\nContent-Disposition: form-data; name="fieldRef"\r\n\r\nBusiness_plan\r\n${FILE_PART_HEAD}`;
+      const answer = await sendOversizedUpload({}, 9, head);
+
+      expect(answer.status).toBe(413);
+      expect((JSON.parse(answer.body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
+      expect(answer.closed).toBe(true);
+      expect(service.emulator.writes()).toEqual([]);
+    });
 
     it('refuses a request declaring more than 10 MB before reading its body, then closes', async () => {
       // Only the start of the promised body is ever sent.
@@ -308,7 +341,8 @@ describe('POST /api/upload', () => {
     });
 
     it('cuts off a body sent in chunks once it passes 10 MB, and the client still reads the 413', async () => {
-      const answer = await sendOversizedUpload({}, 32);
+      // A part the service does not keep (not named file): only the request cap can stop it.
+      const answer = await sendOversizedUpload({}, 32, IGNORED_PART_HEAD);
 
       expect(answer.status).toBe(413);
       expect((JSON.parse(answer.body) as ErrorBody).code).toBe('FILE_TOO_LARGE');
@@ -457,7 +491,7 @@ describe('POST /api/upload', () => {
       expect(service.emulator.writes()).toEqual([]);
     });
 
-    it('answers 401 when the checksum part is missing', async () => {
+    it('answers 400 when the file comes without a checksum part before it, 401 without either', async () => {
       const link: Record<string, string> = { ...DEMO_LINK };
       delete link['cs'];
       const response = await upload({
@@ -465,7 +499,8 @@ describe('POST /api/upload', () => {
         link,
       });
 
-      expect((await refusal(response, 401)).code).toBe('CHECKSUM_INVALID');
+      expect((await refusal(response, 400)).code).toBe('BAD_REQUEST');
+      expect((await refusal(await upload({ link }), 401)).code).toBe('CHECKSUM_INVALID');
       expect(service.emulator.calls).toEqual([]);
     });
 
@@ -476,6 +511,48 @@ describe('POST /api/upload', () => {
       });
 
       expect((await refusal(response, 403)).code).toBe('ORG_NOT_ALLOWED');
+      expect(service.emulator.writes()).toEqual([]);
+    });
+  });
+
+  describe('applies the rules in the documented order (README, upload rules)', () => {
+    const wrongLink = { ...DEMO_LINK, cs: 'wrong' };
+    const tooLarge = { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.pdf', type: PDF };
+
+    it('a body that is not multipart: 400 before the checksum', async () => {
+      const response = await service.post('/api/upload', { ...wrongLink, fieldRef: 'Business_plan' });
+      expect((await refusal(response, 400)).code).toBe('BAD_REQUEST');
+      expect(service.emulator.calls).toEqual([]);
+    });
+
+    it('a wrong checksum: 401 before the field, the size and the type', async () => {
+      const html = { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.html', type: 'text/html' };
+      const response = await upload({ link: wrongLink, fieldRef: 'Nope', file: html });
+      expect((await refusal(response, 401)).code).toBe('CHECKSUM_INVALID');
+    });
+
+    it('a field not on the allowlist: 400 before the size', async () => {
+      const response = await upload({ fieldRef: 'Equity_share', file: tooLarge });
+      expect((await refusal(response, 400)).code).toBe('FIELD_NOT_ALLOWED');
+    });
+
+    it('a file over 5 MB: 413 before the type', async () => {
+      const response = await upload({ file: { ...tooLarge, type: 'text/html' } });
+      expect((await refusal(response, 413)).code).toBe('FILE_TOO_LARGE');
+    });
+
+    it('a type not on the allowlist: 415 before the leading bytes', async () => {
+      const response = await upload({
+        file: { bytes: fixture('executable-elf.pdf'), name: 'x', type: 'text/html' },
+      });
+      expect((await refusal(response, 415)).code).toBe('UNSUPPORTED_FILE_TYPE');
+    });
+
+    it('leading bytes that do not match: 415 before anything is written', async () => {
+      const response = await upload({
+        file: { bytes: fixture('executable-elf.pdf'), name: 'x.pdf', type: PDF },
+      });
+      expect((await refusal(response, 415)).code).toBe('FILE_CONTENT_MISMATCH');
       expect(service.emulator.writes()).toEqual([]);
     });
   });
@@ -552,3 +629,126 @@ describe('POST /api/upload in stub mode', () => {
     expect(service.emulator.calls).toEqual([]);
   });
 });
+
+/** Sends the text parts of a valid upload and the start of its file, then `more` bytes a time. */
+function stalledUpload(
+  url: string,
+  options: { everyMs?: number; link?: Record<string, string> } = {},
+): { answer: Promise<{ status: number; body: string; at: number }>; stop(): void } {
+  const link = options.link ?? DEMO_LINK;
+  const request = httpRequest(`${url}/api/upload`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+  });
+  let trickle: NodeJS.Timeout | undefined;
+  const answer = new Promise<{ status: number; body: string; at: number }>((resolve, reject) => {
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text, at: Date.now() }));
+    });
+    request.on('error', reject);
+  });
+  answer.catch(() => undefined);
+  const parts = Object.entries({ ...link, fieldRef: 'Business_plan' })
+    .map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join('');
+  request.write(`${parts}${FILE_PART_HEAD}`);
+  if (options.everyMs) trickle = setInterval(() => request.write(' '), options.everyMs);
+  return {
+    answer,
+    stop: () => {
+      if (trickle) clearInterval(trickle);
+      request.destroy();
+    },
+  };
+}
+
+describe('POST /api/upload under abuse', () => {
+  it('refuses uploads beyond UPLOAD_MAX_IN_FLIGHT with 429 and Retry-After, before reading them', async () => {
+    const service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { UPLOAD_MAX_IN_FLIGHT: '2' },
+    });
+    const stalled = [stalledUpload(service.url), stalledUpload(service.url)];
+    try {
+      await waitFor(() => service.app.get(UploadGate).current === 2);
+      service.emulator.clearCalls();
+      const refused = await service.post('/api/upload', { not: 'even multipart' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+      expect(service.emulator.calls).toEqual([]);
+    } finally {
+      stalled.forEach((upload) => upload.stop());
+    }
+    await waitFor(() => service.app.get(UploadGate).current === 0);
+    try {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
+      form.set('fieldRef', 'Business_plan');
+      form.set('file', new Blob([fixture('sample.pdf')], { type: PDF }), 'plan.pdf');
+      expect((await fetch(`${service.url}/api/upload`, { method: 'POST', body: form })).status).toBe(201);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('limits upload requests per address before reading the body', async () => {
+    const service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '3' },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        statuses.push((await service.post('/api/upload', { not: 'multipart' })).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 429]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers 408 with the error body when the body has not arrived within UPLOAD_DEADLINE_MS', async () => {
+    const service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { UPLOAD_DEADLINE_MS: '1000', UPLOAD_MIN_BYTES_PER_SECOND: '0' },
+    });
+    const started = Date.now();
+    const upload = stalledUpload(service.url, { everyMs: 100 });
+    try {
+      const answer = await upload.answer;
+      expect(answer.status).toBe(408);
+      expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 408, code: 'REQUEST_TIMEOUT' });
+      expect(answer.at - started).toBeLessThan(2_500);
+      expect(service.emulator.writes()).toEqual([]);
+    } finally {
+      upload.stop();
+      await service.close();
+    }
+  });
+
+  it('cuts a body trickling below UPLOAD_MIN_BYTES_PER_SECOND long before the deadline', async () => {
+    const service = await startTestApp({ emulator: { model: createDemoModel() } });
+    const started = Date.now();
+    const upload = stalledUpload(service.url, { everyMs: 500 });
+    try {
+      const answer = await upload.answer;
+      expect(answer.status).toBe(408);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+      expect(answer.at - started).toBeLessThan(2 * SLOW_WINDOW_MS + 1_000);
+    } finally {
+      upload.stop();
+      await service.close();
+    }
+  }, 20_000);
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

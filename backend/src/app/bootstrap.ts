@@ -3,7 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import type { ErrorCode } from '@checkin/contract';
 import helmet from 'helmet';
+import { type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
 import { appConfig, type AppConfig } from './config/app-config';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
@@ -38,6 +41,7 @@ export async function createApp(
 
 /** Middleware order matters: the request id first, so even a refused body is logged with one. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  answerClientErrors(app.getHttpServer() as Server);
   app.disable('x-powered-by');
   // API answers are no-store, so a validator is never used; Express would hash every body for one.
   // Static files keep theirs (serve-static sets its own).
@@ -72,6 +76,40 @@ function securityHeaders(config: AppConfig) {
     response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
     helmetHeaders(request, response, next);
   };
+}
+
+/** What Node answers itself, before any route runs, in decision 14's body instead of an empty one. */
+const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'The address or the headers of the request are too long.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'REQUEST_TIMEOUT',
+    'The request took too long to arrive. Please try again.',
+  ],
+};
+const MALFORMED_REQUEST: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The request could not be read.'];
+
+/**
+ * A request Node's parser refuses (an address over the header limit, a malformed request line)
+ * never reaches Express: Node answers it with an empty body. This answers it like every other
+ * error, then closes the connection, as Node does.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [statusCode, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+    const body = JSON.stringify({ statusCode, code, message });
+    socket.end(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? ''}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +
+        body,
+    );
+  });
 }
 
 const bodyErrorFilter = new GlobalExceptionFilter();

@@ -1,5 +1,7 @@
 import { ERROR_CODES, type ErrorBody, type HealthReport, type StaffReportPayload } from '@checkin/contract';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { OwnerAccessService } from '../../src/app/auth/owner-access.service';
 import type { EmulatorFault, EmulatorFaultKind } from '../../src/app/crm/emulator/civicrm-emulator';
 import { CONTACT_CUSTOM_GROUP, SUBMISSION_ID_FIELD } from '../../src/app/crm/crm-names';
@@ -300,6 +302,96 @@ describe('CRM faults', () => {
       });
       expect(organization?.[EQUITY_SHARE_FIELD]).toBe(EQUITY_SHARE);
     });
+  });
+});
+
+/**
+ * Issue 14.5: a CRM that sends its headers and then one byte at a time, or an answer far larger
+ * than any the service asks for. A plain HTTP server plays it (the emulator answers whole
+ * bodies): CRM_TIMEOUT_MS bounds the whole call, headers and body, and an answer over
+ * CRM_MAX_ANSWER_BYTES is refused with its connection dropped.
+ */
+describe('a CRM that trickles or floods its answers', () => {
+  const TIMEOUT_MS = 1_000;
+  const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+  const FLOOD_BYTES = 64 * 1024 * 1024;
+  let mode: 'trickle' | 'flood' = 'trickle';
+  let crm: Server;
+  let service: TestApp;
+  const timers = new Set<NodeJS.Timeout>();
+  const flood = { written: 0, closedEarly: 0 };
+
+  beforeAll(async () => {
+    crm = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"values":[');
+      if (mode === 'trickle') {
+        const timer = setInterval(() => response.write(' '), 100);
+        timers.add(timer);
+        response.on('close', () => clearInterval(timer));
+        return;
+      }
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let written = 0;
+      response.on('close', () => {
+        if (written < FLOOD_BYTES) flood.closedEarly += 1;
+      });
+      const pump = (): void => {
+        while (written < FLOOD_BYTES && !response.destroyed) {
+          written += chunk.byteLength;
+          flood.written += chunk.byteLength;
+          if (!response.write(chunk)) {
+            response.once('drain', pump);
+            return;
+          }
+        }
+        if (!response.destroyed) response.end(']}');
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => crm.listen(0, '127.0.0.1', resolve));
+    const { port } = crm.address() as AddressInfo;
+    service = await startTestApp({
+      env: {
+        ...UNLIMITED_RATE_ENV,
+        CRM_BASE_URL: `http://127.0.0.1:${port}`,
+        CRM_TIMEOUT_MS: String(TIMEOUT_MS),
+        CRM_MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    timers.forEach(clearInterval);
+    await service.close();
+    crm.closeAllConnections();
+    await new Promise((resolve) => crm.close(resolve));
+  });
+
+  it('answers within the timeout when the CRM trickles its answer: 504, and readiness down', async () => {
+    mode = 'trickle';
+    const data = await send(service.url, routeRequest('data'));
+    expect(data.status).toBe(504);
+    expect(data.body).toMatchObject({ statusCode: 504, code: 'CRM_TIMEOUT' });
+    expect(data.elapsedMs).toBeLessThan(TIMEOUT_MS + 1_000);
+
+    const ready = await send(service.url, routeRequest('ready'));
+    expect(ready.status).toBe(503);
+    expect((ready.body as HealthReport).error?.['crm']).toMatchObject({ status: 'down', failure: 'timeout' });
+    expect(ready.elapsedMs).toBeLessThan(TIMEOUT_MS + 1_000);
+  });
+
+  it('refuses an answer over CRM_MAX_ANSWER_BYTES with 502 and drops its connection', async () => {
+    mode = 'flood';
+    flood.written = 0;
+    flood.closedEarly = 0;
+    const data = await send(service.url, routeRequest('data'));
+    expect(data.status).toBe(502);
+    expect(data.body).toMatchObject({ statusCode: 502, code: 'CRM_UNAVAILABLE' });
+    expect(data.elapsedMs).toBeLessThan(TIMEOUT_MS + 1_000);
+    await waitFor(() => flood.closedEarly > 0, 2_000);
+    expect(flood.written).toBeLessThan(FLOOD_BYTES);
   });
 });
 

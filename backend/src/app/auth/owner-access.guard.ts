@@ -29,7 +29,9 @@ export const Owner = createParamDecorator((_: unknown, context: ExecutionContext
 });
 
 export function linkParams(request: Request): Partial<OwnerLinkParams> {
-  const source: unknown = request.method === 'GET' ? request.query : request.body;
+  // HEAD is a GET without the body (Express routes it to the GET handler): same link, same answer.
+  const source: unknown =
+    request.method === 'GET' || request.method === 'HEAD' ? request.query : request.body;
   if (typeof source !== 'object' || source === null) return {};
   const fields = source as Record<string, unknown>;
   return {

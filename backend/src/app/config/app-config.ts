@@ -81,6 +81,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
       submitsPerMinute: env.RATE_LIMIT_SUBMITS_PER_MINUTE,
       uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
       uploadRequestsPerMinute: env.RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE,
+      readyProbesPerMinute: env.RATE_LIMIT_READY_PROBES_PER_MINUTE,
       checksumFailures: env.RATE_LIMIT_CHECKSUM_FAILURES,
       checksumWindowMs: env.RATE_LIMIT_CHECKSUM_WINDOW_MINUTES * 60_000,
       redisUrl: env.THROTTLE_REDIS_URL,

@@ -118,6 +118,7 @@ describe('configuration', () => {
       submitsPerMinute: 10,
       uploadsPerMinute: 20,
       uploadRequestsPerMinute: 30,
+      readyProbesPerMinute: 120,
       checksumFailures: 10,
       checksumWindowMs: 600_000,
       redisUrl: undefined,

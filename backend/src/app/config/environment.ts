@@ -187,6 +187,12 @@ export class EnvironmentVariables {
   @Min(1)
   RATE_LIMIT_UPLOADS_PER_MINUTE = 20;
 
+  /** Readiness probes per client address: a probe a second is 60, a flood thousands. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_READY_PROBES_PER_MINUTE = 120;
+
   /** Upload requests per client address, counted before the body is read. */
   @Transform(toInt)
   @IsInt()

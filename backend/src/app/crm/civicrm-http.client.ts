@@ -165,7 +165,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       response.body.destroy();
       return new CrmError('failed', call, `answer larger than ${limit} bytes`, response.statusCode);
     };
-    if (Number(response.headers['content-length'] ?? 0) > limit) throw tooLarge();
+    const declared = Number(response.headers['content-length']);
+    if (declared > limit) throw tooLarge();
+    // A declared length within the cap is held to by undici (a longer body is an error), and
+    // text() is the cheaper read; only a chunked answer needs counting.
+    if (Number.isFinite(declared)) return response.body.text();
     const chunks: Buffer[] = [];
     let received = 0;
     for await (const chunk of response.body) {

@@ -5,10 +5,13 @@ import { SubmissionLock } from './submission-lock';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
+import { SubmittedFiles } from './submitted-files';
+import { UploadModule } from '../upload/upload.module';
 
 /** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines; GET /api/organizations to choose a co-op. */
 @Module({
+  imports: [UploadModule],
   controllers: [FormController, OrganizerController, OrganizationsController],
-  providers: [FormDataService, SubmitService, SubmissionLock],
+  providers: [FormDataService, SubmitService, SubmissionLock, SubmittedFiles],
 })
 export class FormModule {}

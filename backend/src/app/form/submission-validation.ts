@@ -180,15 +180,19 @@ function isOptionList(value: unknown, allowed: ReadonlySet<string>): boolean {
   );
 }
 
-/** {id, file_name?} as /api/upload answered it (a staff-side url is tolerated and ignored). */
+/**
+ * {id, file_name?, receipt?} as /api/upload answered it (a staff-side url is tolerated and
+ * ignored). Whether the id may be attached at all is SubmittedFiles' question.
+ */
 function isFileValue(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  const { id, file_name: fileName, url, ...rest } = value;
+  const { id, file_name: fileName, url, receipt, ...rest } = value;
   return (
     Number.isSafeInteger(id) &&
     (id as number) > 0 &&
     (fileName === undefined || typeof fileName === 'string') &&
     (url === undefined || typeof url === 'string') &&
+    (receipt === undefined || typeof receipt === 'string') &&
     Object.keys(rest).length === 0
   );
 }

@@ -20,6 +20,7 @@ import {
   splitSubmission,
 } from './submission-mapping';
 import { fieldsNeedingOptions, parseSubmission, validateValues } from './submission-validation';
+import { SubmittedFiles } from './submitted-files';
 
 /** Enough for every submission of the last minutes on one instance. */
 const REMEMBERED_SUBMISSIONS = 1_000;
@@ -52,6 +53,7 @@ export class SubmitService {
     private readonly site: CrmSiteService,
     private readonly rateLimits: RateLimitService,
     private readonly lock: SubmissionLock,
+    private readonly files: SubmittedFiles,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.crmTimeoutMs = config.crm?.timeoutMs ?? 10_000;
@@ -65,7 +67,13 @@ export class SubmitService {
       // Another attempt of this submission holds the lock for at most its own CRM calls.
       this.lock.run(
         key,
-        async () => this.record(access, submissionId, validateValues(values, await this.optionsFor(values))),
+        async () => {
+          const [options] = await Promise.all([
+            this.optionsFor(values),
+            this.files.assertAllowed(access, values),
+          ]);
+          return this.record(access, submissionId, validateValues(values, options));
+        },
         this.crmTimeoutMs * 4,
       ),
     );

@@ -10,6 +10,7 @@ const config = loadAppConfig({
   CRM_BASE_URL: 'https://crm.example.org',
   CRM_API_KEY: API_KEY,
   ADMIN_KEY: 'admin-key-0123456789abcdef',
+  UPLOAD_RECEIPT_KEY: 'receipt-key-0123456789abcdef0123456789',
   THROTTLE_REDIS_URL: `redis://:${REDIS_PASSWORD}@redis.internal:6379`,
   LOG_FORMAT: 'json',
 });
@@ -65,5 +66,9 @@ describe('AppLogger', () => {
 
   it("counts the Redis URL's password among the secrets", () => {
     expect(secretValues(config)).toEqual(expect.arrayContaining([API_KEY, REDIS_PASSWORD]));
+  });
+
+  it('counts the file receipt key among the secrets', () => {
+    expect(secretValues(config)).toContain('receipt-key-0123456789abcdef0123456789');
   });
 });

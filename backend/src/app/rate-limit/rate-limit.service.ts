@@ -5,9 +5,6 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
 const MINUTE_MS = 60_000;
 
-/** Readiness probes per address: a probe a second is 60; a flood is thousands. */
-export const READY_PROBES_PER_MINUTE = 120;
-
 /**
  * The per-contact and per-address limits of decision 15 that depend on who the caller is
  * (known only after the checksum or the multipart body is read). The plain per-address read
@@ -26,10 +23,6 @@ export class RateLimitService {
 
   async consumeUpload(contactId: number): Promise<void> {
     await this.consume(`upload:${contactId}`, this.config.rateLimits.uploadsPerMinute, MINUTE_MS);
-  }
-
-  async consumeReadyProbe(clientAddress: string): Promise<void> {
-    await this.consume(`ready:${clientAddress}`, READY_PROBES_PER_MINUTE, MINUTE_MS);
   }
 
   /** Upload requests per client address, counted before a byte of the body is read. */

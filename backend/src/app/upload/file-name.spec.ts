@@ -81,4 +81,37 @@ describe('sanitizeFileName (decision 15)', () => {
   it('normalizes Unicode so the same name is stored the same way', () => {
     expect(sanitizeFileName('Cafe\u0301 co-op.pdf', PDF)).toBe('Café co-op.pdf');
   });
+
+  it('removes zero-width and other invisible format characters', () => {
+    const invisible = [
+      '\u200B',
+      '\u200C',
+      '\u200D',
+      '\u200E',
+      '\u200F',
+      '\u061C',
+      '\uFEFF',
+      '\u202A',
+      '\u2066',
+    ];
+    for (const character of invisible) {
+      expect(sanitizeFileName(`in${character}voice.pdf`, PDF)).toBe('invoice.pdf');
+    }
+  });
+
+  it.each([
+    ['CON.pdf', '_CON.pdf'],
+    ['con', '_con.pdf'],
+    ['Aux.pdf', '_Aux.pdf'],
+    ['nul.tar.pdf', '_nul.tar.pdf'],
+    ['COM1.pdf', '_COM1.pdf'],
+    ['lpt9.pdf', '_lpt9.pdf'],
+    ['PRN .pdf', '_PRN.pdf'],
+  ])('prefixes the Windows device name %p', (name, expected) => {
+    expect(sanitizeFileName(name, PDF)).toBe(expected);
+  });
+
+  it.each([['console.pdf'], ['COM10.pdf'], ['com0.pdf'], ['auxiliary.pdf']])('leaves %p alone', (name) => {
+    expect(sanitizeFileName(name, PDF)).toBe(name);
+  });
 });

@@ -4,10 +4,13 @@ import { type AllowedFileType, MAX_FILE_NAME_LENGTH } from './upload-policy';
 export const DEFAULT_FILE_STEM = 'upload';
 
 /**
- * Control characters, and the bidirectional overrides that make "invoice\u202Efdp.exe" display
- * as "invoiceexe.pdf".
+ * Control characters; the bidirectional marks and overrides that make "invoice\u202Efdp.exe"
+ * display as "invoiceexe.pdf"; and the zero-width and other invisible format characters that
+ * make two names look alike (U+200B–U+200D, U+061C, U+FEFF).
  */
-const INVISIBLE_CHARACTERS = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const INVISIBLE_CHARACTERS = /[\p{Cc}\u061C\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/gu;
+/** Device names Windows will not open a file by, whatever the extension ("CON.pdf", "lpt1.tar.pdf"). */
+const WINDOWS_RESERVED_STEM = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\.|$)/i;
 /** Characters Windows refuses in names; people download these files again. */
 const RESERVED_CHARACTERS = /[<>:"|?*]/g;
 const EXTENSION = /\.([A-Za-z0-9]{1,10})$/;
@@ -26,7 +29,12 @@ export function sanitizeFileName(clientName: string | undefined, type: AllowedFi
     // "scan.pdf. " names a PDF too, once Windows has dropped the trailing dot and space.
     .replace(/[.\s]+$/, '');
   const { stem, extension } = splitExtension(cleaned, type);
-  return `${truncate(stem || DEFAULT_FILE_STEM, MAX_FILE_NAME_LENGTH - extension.length - 1)}.${extension}`;
+  const room = MAX_FILE_NAME_LENGTH - extension.length - 1;
+  const safeStem = truncate(stem || DEFAULT_FILE_STEM, room);
+  // "_CON.pdf" opens on Windows; "CON.pdf" would name the console device.
+  return WINDOWS_RESERVED_STEM.test(safeStem)
+    ? `_${truncate(safeStem, room - 1)}.${extension}`
+    : `${safeStem}.${extension}`;
 }
 
 /** Both separators count: a Windows browser may send "C:\Users\me\scan.pdf". */

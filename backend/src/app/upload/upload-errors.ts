@@ -3,10 +3,28 @@ import { MAX_UPLOAD_BYTES } from './upload-policy';
 
 const MEGABYTES = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 
-/** The upload route's refusals (decision 14: 400, 413, 415), each saying what to do instead. */
+/** The upload route's refusals (decision 14: 400, 408, 413, 415, 429), each saying what to do instead. */
 export const UploadErrors = {
   notMultipart: () =>
     new AppError(400, 'BAD_REQUEST', 'Send the file as multipart/form-data with the parts file, cid and cs.'),
+  linkAfterFile: () =>
+    new AppError(
+      400,
+      'BAD_REQUEST',
+      'Send the parts cid, cs and fieldRef before the file part (as browsers do), then the file.',
+    ),
+  timedOut: () =>
+    new AppError(408, 'REQUEST_TIMEOUT', 'The upload took too long to arrive. Please try again.'),
+  tooSlow: () =>
+    new AppError(
+      408,
+      'REQUEST_TIMEOUT',
+      'The upload arrived too slowly. Please try again on a faster connection, or with a smaller file.',
+    ),
+  busy: (retryAfterSeconds: number) =>
+    new AppError(429, 'RATE_LIMITED', 'Too many uploads at once. Please try again in a few seconds.', {
+      retryAfterSeconds,
+    }),
   unreadable: () => new AppError(400, 'BAD_REQUEST', 'The upload could not be read. Please try again.'),
   fieldNotAllowed: () =>
     new AppError(400, 'FIELD_NOT_ALLOWED', 'Files can only be attached to the file questions of the form.'),

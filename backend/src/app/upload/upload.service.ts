@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OwnerLinkParams, UploadResponse } from '@checkin/contract';
-import { OwnerAccessService } from '../auth/owner-access.service';
+import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
+import { FileReceipts } from './file-receipts';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmError } from '../crm/crm-errors';
 import { AppError } from '../errors/app-error';
@@ -9,15 +10,24 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { sanitizeFileName } from './file-name';
 import { contentMatchesType } from './file-signature';
 import { UploadErrors } from './upload-errors';
-import type { ReceivedFile, UploadForm } from './upload-form';
+import type { UploadForm } from './upload-form';
 import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from './upload-policy';
 
 /**
  * The upload rules of the spec, in its order: checksum, rate limit, field allowlist, size, MIME
  * allowlist, leading bytes, name, then one CRM file record linked to nothing (the CRM's
- * scheduled job removes files no field ends up using). Nothing reaches the CRM's write API
- * before every check has passed. Stub mode needs nothing here: the in-memory CRM answers.
+ * scheduled job removes files no field ends up using). The first three need only the text parts
+ * and run in `admit`, before a byte of the file is kept; the rest in `store`. Nothing reaches
+ * the CRM's write API before every check has passed. The answer carries a receipt (decision 3):
+ * proof, for submit, that this person uploaded this file for this field of this organization.
+ * Stub mode needs nothing here: the in-memory CRM answers.
  */
+/** What rules 1–3 established: who uploads, for which organization and field. */
+export interface AdmittedUpload {
+  access: OwnerAccess;
+  fieldRef: string;
+}
+
 @Injectable()
 export class UploadService {
   private readonly logger = new Logger('Upload');
@@ -26,19 +36,31 @@ export class UploadService {
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly ownerAccess: OwnerAccessService,
     private readonly rateLimits: RateLimitService,
+    private readonly receipts: FileReceipts,
   ) {}
 
-  async store(form: UploadForm, clientAddress: string): Promise<UploadResponse> {
-    const access = await this.ownerAccess.authorize(linkParams(form.fields), clientAddress);
+  /** Upload rules 1–3: checksum, per-contact limit, field allowlist. */
+  async admit(fields: ReadonlyMap<string, string>, clientAddress: string): Promise<AdmittedUpload> {
+    const access = await this.ownerAccess.authorize(linkParams(fields), clientAddress);
     await this.rateLimits.consumeUpload(access.contactId);
-    const file = fileForAllowedField(form);
+    const fieldRef = fields.get('fieldRef') ?? '';
+    if (!UPLOAD_FIELD_REFS.has(fieldRef)) throw UploadErrors.fieldNotAllowed();
+    return { access, fieldRef };
+  }
+
+  /** Upload rules 4–7, then the file record. */
+  async store(form: UploadForm<AdmittedUpload>): Promise<UploadResponse> {
+    const { access, fieldRef } = form.admission;
+    if (!form.file || form.file.bytes.byteLength === 0) throw UploadErrors.fileMissing();
+    const file = form.file;
     if (file.bytes.byteLength > MAX_UPLOAD_BYTES) throw UploadErrors.fileTooLarge();
     const type = allowedFileType(file.declaredMime);
     if (!type) throw UploadErrors.unsupportedType();
     if (!(await contentMatchesType(file.bytes, type))) throw UploadErrors.contentMismatch();
 
     const fileName = sanitizeFileName(file.clientName, type);
-    return this.createFileRecord(fileName, type, file.bytes);
+    const stored = await this.createFileRecord(fileName, type, file.bytes);
+    return { ...stored, receipt: this.receipts.issue({ ...access, field: fieldRef, fileId: stored.id }) };
   }
 
   /**
@@ -50,7 +72,7 @@ export class UploadService {
     fileName: string,
     type: AllowedFileType,
     bytes: Buffer,
-  ): Promise<UploadResponse> {
+  ): Promise<Omit<UploadResponse, 'receipt'>> {
     const [row] = await this.crm.createFile({ fileName, mimeType: type.mime, bytes });
     const id = Number(row?.['id']);
     if (!Number.isSafeInteger(id) || id <= 0) {
@@ -80,11 +102,4 @@ function linkParams(fields: ReadonlyMap<string, string>): Partial<OwnerLinkParam
     contactId: fields.get('contactId'),
     orgId: fields.get('orgId'),
   };
-}
-
-/** Upload rule 3, and a request that carried no file (or an empty one). */
-function fileForAllowedField(form: UploadForm): ReceivedFile {
-  if (!UPLOAD_FIELD_REFS.has(form.fields.get('fieldRef') ?? '')) throw UploadErrors.fieldNotAllowed();
-  if (!form.file || form.file.bytes.byteLength === 0) throw UploadErrors.fileMissing();
-  return form.file;
 }

@@ -272,6 +272,18 @@ describe('drafts and the form', () => {
     expect(draftDiffersFrom(form, { ...unchanged, Equity_share: '250' })).toBe(true);
   });
 
+  it('keeps an uploaded file’s receipt through the draft and sends it with the submission', () => {
+    const form = buildCheckInForm(formPayload(1));
+    const uploaded: FileValue = { id: 4321, file_name: 'plan.pdf', receipt: 'r'.repeat(43) };
+    fileControl(form, 'Certificate_of_Incorporation').setValue(uploaded);
+
+    const restored = buildCheckInForm(formPayload(1));
+    restoreDraftValues(restored, draftValuesOf(form));
+
+    expect(fileControl(restored, 'Certificate_of_Incorporation').value).toEqual(uploaded);
+    expect(submitValuesOf(restored)['Certificate_of_Incorporation']).toEqual(uploaded);
+  });
+
   it('keeps what was typed, even when it is not valid yet', () => {
     const form = buildCheckInForm(formPayload(1));
     textControl(form, 'Steering_committee_size').setValue('twelve');

@@ -278,9 +278,14 @@ function booleanOf(value: FieldValue): boolean | null {
   return null;
 }
 
+/** The receipt /api/upload gave a new file stays with it (drafts included): submit needs it. */
 function fileOf(value: FieldValue): FileValue | null {
   if (isFileValue(value)) {
-    return value.file_name ? { id: value.id, file_name: value.file_name } : { id: value.id };
+    return {
+      id: value.id,
+      ...(value.file_name ? { file_name: value.file_name } : {}),
+      ...(typeof value.receipt === 'string' && value.receipt ? { receipt: value.receipt } : {}),
+    };
   }
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? { id: value } : null;
 }

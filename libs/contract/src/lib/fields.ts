@@ -85,6 +85,11 @@ export interface FileValue {
   file_name?: string;
   /** Staff report only: signed URL from the CRM. */
   url?: string;
+  /**
+   * /api/upload's proof that this person uploaded this file for this field of this organization.
+   * Submit needs it for a file the CRM does not already hold for the field; keep it with the value.
+   */
+  receipt?: string;
 }
 
 export type FieldValue = string | number | boolean | string[] | FileValue | null;
