@@ -76,7 +76,10 @@ const PAGES = [
     path: `/report?${OWNER_LINK}`,
     use: async (page: Page) => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
-      // The trend chart (ngx-charts) sets styles and draws SVG at run time: open one.
+      // The trend chart (ngx-charts) sets styles and draws SVG at run time: open one, in its stage
+      // card (earlier stages' cards start collapsed).
+      const stage = page.getByRole('button', { name: 'Stage 2 Feasibility', exact: true });
+      if ((await stage.getAttribute('aria-expanded')) === 'false') await stage.click();
       const field = page
         .locator('app-field-entries')
         .filter({ has: page.getByRole('heading', { name: 'Member-owners', exact: true }) });

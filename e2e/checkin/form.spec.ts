@@ -116,11 +116,12 @@ test('an owner edits, uploads, comes back to the draft, survives a failed send a
   );
   releaseUpload();
   await expect(page.locator('#field-Business_plan-group')).toContainText(
-    'Stored file: second-store-plan.pdf',
+    // CiviCRM names the stored file its own way (README, "Uploads").
+    'Stored file: second_store_plan.pdf',
   );
   await expect(send).toBeEnabled();
   await page.unroute('**/api/upload');
-  await expect.poll(() => storedDraft(page)).toContain('second-store-plan.pdf');
+  await expect.poll(() => storedDraft(page)).toContain('second_store_plan.pdf');
 
   // Come back later: the draft is offered, restored, and identity stays the CRM's.
   await page.reload();
@@ -131,7 +132,7 @@ test('an owner edits, uploads, comes back to the draft, survives a failed send a
   await expect(page.getByLabel('Equity share price')).toHaveValue('275');
   await expect(page.getByLabel('Planned sales floor')).toHaveValue('6500');
   await expect(page.locator('#field-Business_plan-group')).toContainText(
-    'Stored file: second-store-plan.pdf',
+    'Stored file: second_store_plan.pdf',
   );
   await expectIdentity(page);
   await page.screenshot({ path: join(SCREENSHOTS, 'form.png'), fullPage: true });
@@ -172,7 +173,7 @@ test('an owner edits, uploads, comes back to the draft, survives a failed send a
   expect(history['Store_size_sqft']?.[0]?.value).toBe(6500);
   expect(history['Site_status']?.[0]?.value).toBe('4');
   expect(history['Business_plan']?.[0]?.value).toEqual(
-    expect.objectContaining({ file_name: 'second-store-plan.pdf' }),
+    expect.objectContaining({ file_name: 'second_store_plan.pdf' }),
   );
 });
 
