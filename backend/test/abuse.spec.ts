@@ -30,7 +30,7 @@ function statusAndBody(answer: string): { status: number; headers: string; body:
   };
 }
 
-describe('requests at the edges of HTTP (decision 14)', () => {
+describe('requests at the edges of HTTP (docs/decisions.md, "Error bodies")', () => {
   let test: TestApp;
 
   beforeAll(async () => {

@@ -258,7 +258,7 @@ describe('production hardening (live mode against the CRM emulator)', () => {
     });
   });
 
-  describe('read rate limit (decision 15)', () => {
+  describe('read rate limit (docs/decisions.md, "Limits")', () => {
     it('counts every read route of one address together and answers 429 with Retry-After', async () => {
       const limited = await startTestApp({
         emulator: { model: createDemoModel() },

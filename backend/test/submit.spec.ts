@@ -213,7 +213,7 @@ describe('POST /api/submit', () => {
       expect(prefill['Business_plan']).toEqual({ id: plan, file_name: 'plan_v4.pdf' });
     });
 
-    describe('file values (decision 3: only files this person uploaded, or the ones already held)', () => {
+    describe('file values (docs/decisions.md, "Organization access": only files this person uploaded, or the ones already held)', () => {
       function heldCertificate(orgId: number): number {
         const [row] = service.emulator.model.api4('Contact', 'get', {
           select: [contactField('Certificate_of_Incorporation')],

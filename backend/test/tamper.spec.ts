@@ -46,7 +46,7 @@ const CHECKSUM_INVALID: Refusal = { status: 401, code: 'CHECKSUM_INVALID' };
 const CONTACT_MISMATCH: Refusal = { status: 403, code: 'CONTACT_MISMATCH' };
 const ORG_NOT_ALLOWED: Refusal = { status: 403, code: 'ORG_NOT_ALLOWED' };
 
-/** The link attacks every owner route must refuse, with the answer decisions 1–3 and 14 give. */
+/** The link attacks every owner route must refuse, with the answer docs/decisions.md, "Personal links" to "Organization access" and "Error bodies" give. */
 const LINK_ATTACKS: Array<[string, Link, Refusal]> = [
   ['no cid or cs', { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID }, CHECKSUM_INVALID],
   ['no checksum', { ...DEMO_LINK, cs: '' }, CHECKSUM_INVALID],
@@ -322,7 +322,7 @@ describe('checksum guessing', () => {
   let test: TestApp;
 
   beforeAll(async () => {
-    // Decision 15's defaults: 10 failures per 10 minutes per client address.
+    // The defaults of docs/decisions.md, "Limits": 10 failures per 10 minutes per client address.
     test = await startTestApp({ emulator: { model: createDemoModel() } });
   });
 

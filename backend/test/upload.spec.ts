@@ -351,7 +351,7 @@ describe('POST /api/upload', () => {
     });
   });
 
-  describe('stores a safe name (decision 15)', () => {
+  describe('stores a safe name (docs/decisions.md, "Limits")', () => {
     it.each([
       ['../../etc/passwd.pdf', 'passwd.pdf'],
       ['C:\\Users\\owner\\scan.pdf', 'scan.pdf'],

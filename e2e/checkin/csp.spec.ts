@@ -10,7 +10,7 @@ import {
 import { type RunningProcess, startService } from '../support/app-server';
 
 /**
- * The built Angular app under the service's content security policy (decision 18), in Chromium:
+ * The built Angular app under the service's content security policy (docs/decisions.md, "Hardening"), in Chromium:
  * every page must render and run without one violation or console error. The service runs in
  * stub mode. Build first: `npx nx run-many -t build -p frontend backend`.
  */

@@ -75,7 +75,7 @@ export function describeRounds(rounds: readonly TimedCall[][]): string {
     .join(' | ');
 }
 
-/** Decision 2: the round of the first write comes after the round that validates the checksum. */
+/** docs/decisions.md, "Checksums": the round of the first write comes after the round that validates the checksum. */
 export function writesWaitForChecksum(rounds: readonly TimedCall[][]): boolean {
   const validation = rounds.findIndex((round) => round.some((call) => call.action === 'validateChecksum'));
   const firstWrite = rounds.findIndex((round) => round.some((call) => WRITE_ACTIONS.has(call.action)));

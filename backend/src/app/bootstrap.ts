@@ -16,7 +16,7 @@ import { compressAnswers } from './static-files/content-encoding';
 import { staticSite } from './static-files/static-site';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
-/** JSON bodies are capped at 1 MB (decision 18); uploads have their own 5 MB rule. */
+/** JSON bodies are capped at 1 MB (docs/decisions.md, "Hardening"); uploads have their own 5 MB rule. */
 export const JSON_BODY_LIMIT = '1mb';
 
 /** Browser features no page of the service uses. */
@@ -78,7 +78,7 @@ function securityHeaders(config: AppConfig) {
   };
 }
 
-/** What Node answers itself, before any route runs, in decision 14's body instead of an empty one. */
+/** What Node answers itself, before any route runs, in the body of docs/decisions.md, "Error bodies" instead of an empty one. */
 const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'The address or the headers of the request are too long.'],
   ERR_HTTP_REQUEST_TIMEOUT: [

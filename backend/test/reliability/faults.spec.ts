@@ -55,7 +55,7 @@ const DEPENDENCY_FAILURE: Record<GenericFault, string> = {
   malformed: 'malformed',
 };
 
-/** CRM failures are 502 CRM_UNAVAILABLE, CRM timeouts 504 CRM_TIMEOUT (decision 14). */
+/** CRM failures are 502 CRM_UNAVAILABLE, CRM timeouts 504 CRM_TIMEOUT (docs/decisions.md, "Error bodies"). */
 function expectedError(fault: GenericFault): Pick<ErrorBody, 'statusCode' | 'code'> {
   return fault === 'slow'
     ? { statusCode: 504, code: 'CRM_TIMEOUT' }
@@ -113,7 +113,7 @@ describe('CRM faults', () => {
     expect(live.status).toBe(200);
   }
 
-  /** The error body of decision 14, with nothing of the CRM's own answer in it. */
+  /** The error body of docs/decisions.md, "Error bodies", with nothing of the CRM's own answer in it. */
   function expectErrorBody(response: TimedResponse, expected: Pick<ErrorBody, 'statusCode' | 'code'>): void {
     expect(response.status).toBe(expected.statusCode);
     expect(response.body).toEqual({ ...expected, message: expect.any(String) });
@@ -177,7 +177,7 @@ describe('CRM faults', () => {
         const failed = await request(route);
         expectErrorBody(failed, expectedError(kind));
         expect(failed.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
-        // Nothing is written before the checksum is known to be valid (decision 2).
+        // Nothing is written before the checksum is known to be valid (docs/decisions.md, "Checksums").
         expect(service.emulator.writes()).toEqual([]);
 
         service.emulator.clearFaults();

@@ -36,7 +36,7 @@ import {
 
 /**
  * Generated malformed requests across every route (fast-check): none may answer a 5xx other
- * than the CRM's documented 502/504 (and a health route's 503), every refusal has decision 14's
+ * than the CRM's documented 502/504 (and a health route's 503), every refusal has docs/decisions.md, "Error bodies"'s
  * body without internals, nothing is written to the CRM, no promise is left rejected, and
  * Object.prototype stays clean.
  */
@@ -75,7 +75,7 @@ describe('malformed requests', () => {
     return send(service.url, request);
   }
 
-  /** Decision 14's body, with nothing of a stack trace or a secret in it. */
+  /** The body of docs/decisions.md, "Error bodies", with nothing of a stack trace or a secret in it. */
   function expectSafeAnswer(request: RouteRequest, response: TimedResponse): void {
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
     expect(text).not.toMatch(STACK_TRACE);

@@ -7,7 +7,7 @@ import { PreviewLinkRequestBody } from './preview-link.request';
 import { PreviewLinkService } from './preview-link.service';
 
 /**
- * POST /api/preview-link (decision 6), for admins with `X-Admin-Key`. Answers 200: the links
+ * POST /api/preview-link (docs/decisions.md, "Preview links"), for admins with `X-Admin-Key`. Answers 200: the links
  * are computed, nothing is stored.
  */
 @Controller('api/preview-link')

@@ -1,7 +1,7 @@
 import { MAX_PREVIEW_LINK_TTL_HOURS, type PreviewLinkRequest } from '@checkin/contract';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** POST /api/preview-link body (decision 6), validated by the global ValidationPipe. */
+/** POST /api/preview-link body (docs/decisions.md, "Preview links"), validated by the global ValidationPipe. */
 export class PreviewLinkRequestBody implements PreviewLinkRequest {
   @IsInt({ message: 'contactId must be a whole number' })
   @Min(1, { message: 'contactId must be a positive contact id' })

@@ -12,7 +12,7 @@ import { Errors } from '../errors/app-error';
 import { expiryOf, previewLinks } from './preview-links';
 
 /**
- * Decision 6: links for an email, built from a checksum the CRM makes (`Contact.getChecksum`).
+ * docs/decisions.md, "Preview links": links for an email, built from a checksum the CRM makes (`Contact.getChecksum`).
  * Before answering, the new link is put through the owners' own check (OwnerAccessService), so
  * a link is handed out only if it opens: the checksum is valid and the organization is tied
  * to the person by an active 'Primary Contact' relationship (or is the person's only one).

@@ -9,7 +9,7 @@ describe('previewLinks', () => {
     expiresAt: new Date('2026-11-28T12:00:00Z'),
   };
 
-  it("builds the owner's form and report links with contactId equal to cid (decision 1)", () => {
+  it("builds the owner's form and report links with contactId equal to cid (docs/decisions.md, 'Personal links')", () => {
     const links = previewLinks(parts);
     const owner = 'contactId=102&orgId=101&cid=102&cs=a1b2c3_1795000000_168';
     expect(links.formUrl).toBe(`https://checkin.example.org/?${owner}`);

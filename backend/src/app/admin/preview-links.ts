@@ -10,7 +10,7 @@ export interface PreviewLinkParts {
 }
 
 /**
- * The owner's form and report links (decision 1) and the staff page link. The staff link holds
+ * The owner's form and report links (docs/decisions.md, "Personal links") and the staff page link. The staff link holds
  * no key: a key never travels in an email; staff add `&key=` themselves.
  */
 export function previewLinks(parts: PreviewLinkParts): PreviewLinkResponse {

@@ -31,7 +31,7 @@ const POSITIVE_ID = /^[1-9]\d{0,9}$/;
 const CHECKSUM_SHAPE = /^[^\s\p{Cc}]{1,200}$/u;
 
 /**
- * Decisions 1–3. The CRM validates the checksum; the person's 'Primary Contact' organizations
+ * docs/decisions.md, "Personal links" to "Organization access". The CRM validates the checksum; the person's 'Primary Contact' organizations
  * are read in the same round trip (a read that needs only the link's parameters), and nothing is
  * used before the checksum is known to be valid. A success is cached for at most five minutes,
  * keyed by a hash of (cid, cs); failures never are, and count against the caller's address.

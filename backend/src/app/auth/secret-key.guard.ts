@@ -39,7 +39,7 @@ abstract class HeaderKeyGuard implements CanActivate {
   }
 }
 
-/** Staff page and /api/staff/report: `X-Staff-Key` against STAFF_REPORT_KEY (decision 5). */
+/** Staff page and /api/staff/report: `X-Staff-Key` against STAFF_REPORT_KEY (docs/decisions.md, "Staff page"). */
 @Injectable()
 export class StaffKeyGuard extends HeaderKeyGuard {
   protected readonly header = 'X-Staff-Key';

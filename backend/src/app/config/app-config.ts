@@ -26,7 +26,7 @@ export interface CustomGroupNames {
   contact: string;
 }
 
-/** Stub-mode keys: the demo link works with `demo`, like the demo checksum (decision 4). */
+/** Stub-mode keys: the demo link works with `demo`, like the demo checksum (docs/decisions.md, "Stub mode"). */
 export const STUB_STAFF_KEY = 'demo';
 
 /**

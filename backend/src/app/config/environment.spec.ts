@@ -112,7 +112,7 @@ describe('configuration', () => {
     );
   });
 
-  it('uses the decision 15 rate limits by default', () => {
+  it('uses the docs/decisions.md, "Limits" rate limits by default', () => {
     expect(loadAppConfig({}).rateLimits).toEqual({
       readsPerMinute: 60,
       submitsPerMinute: 10,

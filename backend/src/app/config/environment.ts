@@ -214,7 +214,7 @@ export class EnvironmentVariables {
   @IsString()
   THROTTLE_REDIS_URL?: string;
 
-  /** Decision 2 caps it at 5 minutes. */
+  /** docs/decisions.md, "Checksums" caps it at 5 minutes. */
   @Transform(toInt)
   @IsInt()
   @Min(0)

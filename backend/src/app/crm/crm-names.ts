@@ -2,9 +2,9 @@
 export const ACTIVITY_TYPE_NAME = 'Check-in (organizing)';
 export const ACTIVITY_CUSTOM_GROUP = 'Check_in_data__organizing_';
 export const CONTACT_CUSTOM_GROUP = 'Food_Co_op_Organizing';
-/** Set only on activities staff create; the form never writes it (decision 7). */
+/** Set only on activities staff create; the form never writes it (docs/decisions.md, "Stages"). */
 export const ACTIVITY_STAGE_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Stage`;
-/** Holds the browser's submissionId so a retried submit finds its activity (decision 12). */
+/** Holds the browser's submissionId so a retried submit finds its activity (docs/decisions.md, "Idempotent submit"). */
 export const SUBMISSION_ID_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Submission_ID`;
 /** Which answers a check-in cleared, so prefill and report see them cleared (docs/owner-experience.md). */
 export const CLEARED_FIELDS_FIELD = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;

@@ -54,7 +54,7 @@ export interface ResolvedOptions {
 /**
  * Custom field metadata of both custom groups, cached for SCHEMA_CACHE_SECONDS, and option lists
  * fetched from the CRM at run time through it: one OptionValue call for every option group the
- * given fields use, plus the stage field's group (decision 7).
+ * given fields use, plus the stage field's group (docs/decisions.md, "Stages").
  */
 @Injectable()
 export class CrmSchemaService {
@@ -147,7 +147,7 @@ export class CrmSchemaService {
   }
 }
 
-/** Rank is the position by option weight, 0..5; rank 0 is Inquiry (decision 7). */
+/** Rank is the position by option weight, 0..5; rank 0 is Inquiry (docs/decisions.md, "Stages"). */
 export function rankStages(items: readonly OptionItem[]): StageOption[] {
   return items.slice(0, MAX_STAGE_RANK + 1).map((item, index) => ({
     rank: index as StageRank,

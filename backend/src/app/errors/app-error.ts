@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@checkin/contract';
 
 /**
- * A failure the API answers on purpose, with its status and stable code (decision 14). Feature
+ * A failure the API answers on purpose, with its status and stable code (docs/decisions.md, "Error bodies"). Feature
  * code throws these; the global exception filter turns them into the error body.
  */
 export class AppError extends Error {

@@ -33,7 +33,7 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 };
 
 /**
- * One place turns every error into decision 14's body: {statusCode, code, message}. CRM details,
+ * One place turns every error into the body of docs/decisions.md, "Error bodies": {statusCode, code, message}. CRM details,
  * stack traces and secrets never reach the response; unexpected errors are logged (without
  * request bodies) and answered as a plain 500.
  */

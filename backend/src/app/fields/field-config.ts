@@ -8,7 +8,7 @@ import {
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
 
 /**
- * The single source of truth for the form (decision 9): sections, field types, CRM names and
+ * The single source of truth for the form (docs/decisions.md, "Field list"): sections, field types, CRM names and
  * the upload allowlist. The front end renders what the API sends, so adding a field is one
  * edit here (and the matching custom field in the CRM).
  */

@@ -25,9 +25,9 @@ export const CHECK_IN_SUBJECT = 'Organizing check-in';
 export type CrmValues = Record<string, unknown>;
 
 export interface SubmissionWrites {
-  /** For the organization contact; written as sent, so null clears a value (decision 11). */
+  /** For the organization contact; written as sent, so null clears a value (docs/decisions.md, "Submit body"). */
   contactValues: CrmValues;
-  /** For the new check-in activity; empty answers left out (decision 11). */
+  /** For the new check-in activity; empty answers left out (docs/decisions.md, "Submit body"). */
   activityValues: CrmValues;
 }
 

@@ -34,7 +34,7 @@ function field(name: string) {
 describe('parseSubmission', () => {
   const body = { cid: '102', cs: 'demo', contactId: '102', orgId: '101', submissionId: SUBMISSION_ID };
 
-  it('accepts the body of decision 11 and lowercases the submission id', () => {
+  it('accepts the body of docs/decisions.md, "Submit body" and lowercases the submission id', () => {
     expect(parseSubmission({ ...body, values: { Equity_share: 200 } })).toEqual({
       submissionId: SUBMISSION_ID.toLowerCase(),
       values: { Equity_share: 200 },

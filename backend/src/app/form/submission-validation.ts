@@ -21,13 +21,13 @@ export interface SubmissionRequest {
 const SUBMITTABLE_BY_NAME: ReadonlyMap<string, FieldConfig> = new Map(
   SUBMITTABLE_FIELDS.map((field) => [field.name, field]),
 );
-/** Decision 11's body; the link parameters are the guard's. */
+/** The body of docs/decisions.md, "Submit body"; the link parameters are the guard's. */
 const BODY_KEYS: ReadonlySet<string> = new Set(['cid', 'cs', 'contactId', 'orgId', 'submissionId', 'values']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * The submit body's shape (decision 11): a UUID submissionId, values an object, and only names
+ * The submit body's shape (docs/decisions.md, "Submit body"): a UUID submissionId, values an object, and only names
  * the owner may submit. Identity fields, current_stage, Stage and anything unknown are refused
  * by name (UNKNOWN_FIELDS), before any per-type check.
  */

@@ -12,7 +12,7 @@ const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
 );
 
 /**
- * Decision 3 for file values: a submitted file id must be one this person uploaded for this
+ * docs/decisions.md, "Organization access" for file values: a submitted file id must be one this person uploaded for this
  * field of this organization (a valid receipt from /api/upload), or the one the CRM already
  * holds for that field (the form's prefill sent back unchanged: the organization's own value
  * for contact-bound fields, the newest earlier check-in's for activity-bound ones). Anything

@@ -3,7 +3,7 @@ import { AdminKeyGuard } from '../auth/secret-key.guard';
 import { appConfig, type AppConfig } from '../config/app-config';
 
 /**
- * Decision 17: the diagnostic route shows the CRM's configuration and a contact's
+ * docs/decisions.md, "Health": the diagnostic route shows the CRM's configuration and a contact's
  * relationships only to a caller with `X-Admin-Key` whenever the service runs against a CRM
  * (production or not: a development instance pointed at a real CRM holds real people). Stub
  * mode, with only demo data, stays open.

@@ -16,7 +16,7 @@ import { HealthCheckFailureFilter } from './health-check-failure.filter';
 import { RedisHealthIndicator } from './redis.health';
 
 /**
- * Decision 17. `live`: the process answers (no CRM call, so a CRM outage never restarts it).
+ * docs/decisions.md, "Health". `live`: the process answers (no CRM call, so a CRM outage never restarts it).
  * `ready`: the CRM (and Redis, when configured) answer, so a load balancer sends traffic only
  * to instances that can serve it. The bare route: the spec's diagnostics, behind the admin key
  * whenever a CRM is configured. Every answer is Terminus's body; 503 when something is down.

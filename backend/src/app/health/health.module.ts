@@ -8,7 +8,7 @@ import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
 import { RedisHealthIndicator } from './redis.health';
 
 /**
- * /api/health/live, /api/health/ready and the diagnostic /api/health (decision 17), with
+ * /api/health/live, /api/health/ready and the diagnostic /api/health (docs/decisions.md, "Health"), with
  * @nestjs/terminus. Its own failure log is off: it would print every probe's details (a
  * contact's relationships among them); the indicators log changes of state instead.
  */

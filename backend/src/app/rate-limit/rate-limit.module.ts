@@ -5,7 +5,7 @@ import { RedisConnection } from './redis-connection';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 
 /**
- * Decision 15's per-contact and checksum-failure counters, and the Redis connection they share
+ * the per-contact and checksum-failure counters of docs/decisions.md, "Limits", and the Redis connection they share
  * with the read throttler: in Redis when THROTTLE_REDIS_URL is set, so limits hold across
  * instances, in process memory otherwise.
  */

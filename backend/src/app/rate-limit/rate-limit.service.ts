@@ -6,7 +6,7 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 const MINUTE_MS = 60_000;
 
 /**
- * The per-contact and per-address limits of decision 15 that depend on who the caller is
+ * The per-contact and per-address limits of docs/decisions.md, "Limits" that depend on who the caller is
  * (known only after the checksum or the multipart body is read). The plain per-address read
  * limit is @nestjs/throttler's guard.
  */

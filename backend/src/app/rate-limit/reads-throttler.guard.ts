@@ -12,7 +12,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 export const READS_THROTTLER = 'reads';
 
 /**
- * Decision 15's read limit: RATE_LIMIT_READS_PER_MINUTE per client address across every read
+ * the read limit of docs/decisions.md, "Limits": RATE_LIMIT_READS_PER_MINUTE per client address across every read
  * route together (not per route), in Redis when THROTTLE_REDIS_URL is set. Writes are limited
  * per contact by RateLimitService instead.
  */

@@ -31,7 +31,7 @@ export const SUBMISSION_COLUMNS = {
 
 /**
  * The staff report's sections from the layout and the CRM records: per field the latest value
- * and, for activity-side fields, every earlier one (newest first, decision 20). `checkins` must
+ * and, for activity-side fields, every earlier one (newest first, docs/decisions.md, "Report shapes"). `checkins` must
  * be newest first, as CheckinRecordsService.listCheckins returns them.
  */
 export function buildStaffSections(
@@ -62,7 +62,7 @@ export function buildStaffSections(
   });
 }
 
-/** Every check-in as staff list it: decision 20's summary, its subject and who recorded it. */
+/** Every check-in as staff list it: the summary of docs/decisions.md, "Report shapes", its subject and who recorded it. */
 export function buildSubmissions(
   checkins: readonly CheckinRecord[],
   stages: readonly StageOption[],

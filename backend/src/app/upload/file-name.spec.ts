@@ -11,7 +11,7 @@ const PDF = typeFor('application/pdf');
 const PNG = typeFor('image/png');
 const JPEG = typeFor('image/jpeg');
 
-describe('sanitizeFileName (decision 15)', () => {
+describe('sanitizeFileName (docs/decisions.md, "Limits")', () => {
   it('keeps an ordinary name as it is', () => {
     expect(sanitizeFileName('Certificate of Incorporation (2022).pdf', PDF)).toBe(
       'Certificate of Incorporation (2022).pdf',

@@ -16,7 +16,7 @@ const RESERVED_CHARACTERS = /[<>:"|?*]/g;
 const EXTENSION = /\.([A-Za-z0-9]{1,10})$/;
 
 /**
- * The name a file is stored under (decision 15): path parts and control characters removed,
+ * The name a file is stored under (docs/decisions.md, "Limits"): path parts and control characters removed,
  * at most 120 characters with the extension kept. The extension must be one of the verified
  * type's, so a PDF named "notes.html" is stored as "notes.html.pdf" and opens as what it is.
  */

@@ -15,7 +15,7 @@ export interface ReceiptSubject {
 const RECEIPT_VERSION = 'file-receipt-v1';
 
 /**
- * Decision 3 for files: /api/upload answers each stored file with a receipt, an HMAC-SHA-256
+ * docs/decisions.md, "Organization access" for files: /api/upload answers each stored file with a receipt, an HMAC-SHA-256
  * (UPLOAD_RECEIPT_KEY) over contact, organization, field and file id, and submit accepts a new
  * file value only with its receipt. File ids are sequential: without this, an owner could
  * attach any other organization's file to their own. The service keeps no record of uploads;

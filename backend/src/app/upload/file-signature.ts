@@ -12,7 +12,7 @@ export async function detectContentType(bytes: Uint8Array): Promise<string | und
 
 /**
  * Whether the bytes are what the browser declared (spec, upload rule 6). DOC and XLS are OLE2
- * containers, which is all their leading bytes can tell (decision 15).
+ * containers, which is all their leading bytes can tell (docs/decisions.md, "Limits").
  */
 export async function contentMatchesType(bytes: Uint8Array, type: AllowedFileType): Promise<boolean> {
   return (await detectContentType(bytes)) === type.detectedAs;

@@ -3,7 +3,7 @@ import { MAX_UPLOAD_BYTES } from './upload-policy';
 
 const MEGABYTES = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 
-/** The upload route's refusals (decision 14: 400, 408, 413, 415, 429), each saying what to do instead. */
+/** The upload route's refusals (docs/decisions.md, "Error bodies": 400, 408, 413, 415, 429), each saying what to do instead. */
 export const UploadErrors = {
   notMultipart: () =>
     new AppError(400, 'BAD_REQUEST', 'Send the file as multipart/form-data with the parts file, cid and cs.'),

@@ -14,7 +14,7 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
  */
 export const MAX_UPLOAD_REQUEST_BYTES = 10 * 1024 * 1024;
 
-/** Decision 15. */
+/** docs/decisions.md, "Limits". */
 export const MAX_FILE_NAME_LENGTH = 120;
 
 /** What file-type reports for a Compound File Binary (OLE2) container: DOC and XLS are ones. */

@@ -18,7 +18,7 @@ import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from './uploa
  * allowlist, leading bytes, name, then one CRM file record linked to nothing (the CRM's
  * scheduled job removes files no field ends up using). The first three need only the text parts
  * and run in `admit`, before a byte of the file is kept; the rest in `store`. Nothing reaches
- * the CRM's write API before every check has passed. The answer carries a receipt (decision 3):
+ * the CRM's write API before every check has passed. The answer carries a receipt (docs/decisions.md, "Organization access"):
  * proof, for submit, that this person uploaded this file for this field of this organization.
  * Stub mode needs nothing here: the in-memory CRM answers.
  */

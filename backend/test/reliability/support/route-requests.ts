@@ -38,7 +38,7 @@ export interface OwnerLink {
   orgId?: number;
 }
 
-/** The demo person's form link (decision 1). */
+/** The demo person's form link (docs/decisions.md, "Personal links"). */
 export const DEMO_LINK: OwnerLink = {
   contactId: DEMO_PERSON_ID,
   orgId: DEMO_ORG_ID,
@@ -102,7 +102,7 @@ export interface SubmitOptions {
   values?: Record<string, unknown>;
 }
 
-/** Decision 11's body: the link, a submissionId and the values. */
+/** The body of docs/decisions.md, "Submit body": the link, a submissionId and the values. */
 export function submitRequest(link: OwnerLink = DEMO_LINK, options: SubmitOptions = {}): RouteRequest {
   const { submissionId = randomUUID(), values = SUBMIT_VALUES } = options;
   return postJson('/api/submit', { ...link, submissionId, values });

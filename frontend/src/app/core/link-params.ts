@@ -1,7 +1,7 @@
 import { ownerLinkFromQuery, type OwnerLinkParams } from '@checkin/contract';
 
 /**
- * Reads the owner's personal link (decision 1): `?contactId=P&orgId=O&cid=P&cs=CHECKSUM`.
+ * Reads the owner's personal link (docs/decisions.md, "Personal links"): `?contactId=P&orgId=O&cid=P&cs=CHECKSUM`.
  * Returns null when cid or cs is missing, so pages can explain instead of calling the API.
  */
 export function readOwnerLink(search: string): OwnerLinkParams | null {

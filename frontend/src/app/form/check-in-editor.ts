@@ -57,7 +57,7 @@ export const DISCARD_UNDO_MS = 10_000;
 type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kind: 'unavailable' };
 
 /**
- * The check-in form itself: sections by stage, the browser draft (decision 10), the error summary
+ * The check-in form itself: sections by stage, the browser draft (docs/decisions.md, "Drafts"), the error summary
  * and the submit. It is created for one /api/data payload; the page makes a new one for the next.
  */
 @Component({
@@ -191,7 +191,7 @@ export class CheckInEditor {
     draftKey(this.payload().contact.id, this.payload().organization.id),
   );
 
-  /** The stage sections shown open: the current stage at first (decision 8). */
+  /** The stage sections shown open: the current stage at first (docs/decisions.md, "Sections"). */
   protected readonly openSections = linkedSignal<ReadonlySet<StageRank>>(
     () =>
       new Set(
@@ -256,7 +256,7 @@ export class CheckInEditor {
 
   constructor() {
     inject(DestroyRef).onDestroy(() => clearTimeout(this.discardTimer));
-    // Decision 10: the draft is saved on every change.
+    // docs/decisions.md, "Drafts": the draft is saved on every change.
     toObservable(this.form)
       .pipe(
         switchMap((form) => form.group.valueChanges.pipe(map(() => form))),

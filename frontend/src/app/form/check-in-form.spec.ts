@@ -51,7 +51,7 @@ function fileControl(form: CheckInForm, name: string): FormControl<FileValue | n
   return found.control;
 }
 
-describe('visibleSections (decision 8)', () => {
+describe('visibleSections (docs/decisions.md, "Sections")', () => {
   const sections = formPayload().sections;
 
   it('shows section 0, then the current stage, then the earlier stages nearest first', () => {

@@ -26,7 +26,7 @@ import {
 } from './field-validation';
 
 /**
- * The check-in form's model, built from the /api/data payload: which sections show (decision 8),
+ * The check-in form's model, built from the /api/data payload: which sections show (docs/decisions.md, "Sections"),
  * one typed FormControl per editable field, and the conversions between prefill, draft and
  * submit values. Pure functions, so every rule is tested without rendering.
  */
@@ -130,7 +130,7 @@ export function buildCheckInForm(payload: FormDataPayload): CheckInForm {
 }
 
 /**
- * Decision 8: section 0 always; stage sections 1..rank with the current stage first, then the
+ * docs/decisions.md, "Sections": section 0 always; stage sections 1..rank with the current stage first, then the
  * earlier ones, nearest first; later stages are not shown.
  */
 export function visibleSections(

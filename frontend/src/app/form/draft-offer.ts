@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input, output } from '@angular/core';
 import { describeSavedAt } from './draft-store';
 
-/** Decision 10: on return, offer to restore the draft saved in this browser, or to discard it. */
+/** docs/decisions.md, "Drafts": on return, offer to restore the draft saved in this browser, or to discard it. */
 @Component({
   selector: 'app-draft-offer',
   changeDetection: ChangeDetectionStrategy.OnPush,

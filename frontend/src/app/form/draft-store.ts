@@ -3,10 +3,10 @@ import { type FieldValues, FORM_ID } from '@checkin/contract';
 import { formatClockTime, formatLongDate } from '../core/clock';
 
 /**
- * The browser's draft of a check-in (decision 10), in local storage under
+ * The browser's draft of a check-in (docs/decisions.md, "Drafts"), in local storage under
  * `${FORM_ID}:${contactId}:${orgId}`. It holds the editable answers only (identity is never
  * stored), when they were saved, and the id of a submission that was sent but not confirmed, so
- * a retry of the same answers reuses it and the server can recognise it (decision 12).
+ * a retry of the same answers reuses it and the server can recognise it (docs/decisions.md, "Idempotent submit").
  */
 export interface Draft {
   /** ISO 8601. */

@@ -148,7 +148,7 @@ describe('FormPage: loading', () => {
   });
 });
 
-describe('FormPage: sections by stage (decision 8)', () => {
+describe('FormPage: sections by stage (docs/decisions.md, "Sections")', () => {
   it('shows identity and the stage read-only, the current stage open and earlier ones folded', async () => {
     const page = await loaded(formPayload(3));
     expect(page.root.querySelector('h1')?.textContent).toContain('Riverbend Food Co-op');
@@ -400,7 +400,7 @@ describe('FormPage: character count', () => {
   });
 });
 
-describe('FormPage: draft (decision 10)', () => {
+describe('FormPage: draft (docs/decisions.md, "Drafts")', () => {
   function storeDraft(values: Record<string, unknown>): void {
     window.localStorage.setItem(KEY, JSON.stringify({ savedAt: '2026-11-21T09:05:00Z', values }));
   }

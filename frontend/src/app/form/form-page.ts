@@ -58,7 +58,7 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
 }
 
 /**
- * `/`: the owner's check-in. Reads the personal link (decision 1), loads /api/data, and shows
+ * `/`: the owner's check-in. Reads the personal link (docs/decisions.md, "Personal links"), loads /api/data, and shows
  * the form, a clear problem, or the confirmation after the CRM recorded the check-in.
  */
 @Component({

@@ -41,7 +41,7 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
 
 /**
  * `/report`: the organization's check-in history, read-only, behind the same personal link as
- * the form (decision 1). Header with the counts, one card per stage section that has answers,
+ * the form (docs/decisions.md, "Personal links"). Header with the counts, one card per stage section that has answers,
  * and the timeline of the stage sections' dates. Charts load with this page only (lazy route).
  */
 @Component({

@@ -10,7 +10,7 @@ import {
 } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 
-/** Asks for the staff key when the page has none, or the API refused the one it had (decision 5). */
+/** Asks for the staff key when the page has none, or the API refused the one it had (docs/decisions.md, "Staff page"). */
 @Component({
   selector: 'app-staff-key-form',
   imports: [ReactiveFormsModule],

@@ -4,7 +4,7 @@ import { STAFF_KEY_STORAGE_ITEM } from '../core/preloaded-data';
 const STORAGE_KEY = STAFF_KEY_STORAGE_ITEM;
 
 /**
- * Where the staff page keeps the staff key (decision 5): session storage, so it lasts for this
+ * Where the staff page keeps the staff key (docs/decisions.md, "Staff page"): session storage, so it lasts for this
  * browser tab and never lands in the address bar, history or bookmarks. When the browser refuses
  * storage, the key lives in memory for as long as the page does.
  */

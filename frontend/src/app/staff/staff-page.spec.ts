@@ -70,7 +70,7 @@ describe('StaffPage', () => {
   beforeEach(() => sessionStorage.clear());
   afterEach(() => TestBed.inject(HttpTestingController).verify());
 
-  describe('the staff key (decision 5)', () => {
+  describe('the staff key (docs/decisions.md, "Staff page")', () => {
     it('moves a key in the address to session storage and out of the address, then sends it as X-Staff-Key', async () => {
       const { http } = await openPage('/staff?orgId=101&key=from-link');
       expect(TestBed.inject(Router).url).toBe('/staff?orgId=101');

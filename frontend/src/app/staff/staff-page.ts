@@ -36,7 +36,7 @@ type StaffView =
 const SUBMISSIONS_KEY = 'submissions';
 
 /**
- * The staff page, `/staff?orgId=O&key=K` (decision 5). A key in the address is moved to session
+ * The staff page, `/staff?orgId=O&key=K` (docs/decisions.md, "Staff page"). A key in the address is moved to session
  * storage and taken out of the address before anything is fetched; it then travels only as the
  * X-Staff-Key header. Without a key, or when the API refuses it, the page asks for one.
  */

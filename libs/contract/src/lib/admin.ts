@@ -56,7 +56,7 @@ export type StageOptionsDiagnostic = {
   customFieldId: number | null;
   optionGroupId: number | null;
   optionGroup: string | null;
-  /** Active options ranked by weight (decision 7). */
+  /** Active options ranked by weight (docs/decisions.md, "Stages"). */
   stages: StageOption[];
   problems: string[];
 };

@@ -1,4 +1,4 @@
-/** Every error the API answers has this body (decision 14). */
+/** Every error the API answers has this body (docs/decisions.md, "Error bodies"). */
 export interface ErrorBody {
   statusCode: number;
   code: ErrorCode;

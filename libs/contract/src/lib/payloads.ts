@@ -3,7 +3,7 @@ import type { FieldValue, FieldValues, FileValue, OptionMap, SectionConfig, Stag
 /** Internal form id (spec). Also keys the browser's draft. */
 export const FORM_ID = 'org_engagement_check_in';
 
-/** The link parameters every owner route takes (decision 1). */
+/** The link parameters every owner route takes (docs/decisions.md, "Personal links"). */
 export interface OwnerLinkParams {
   cid: string;
   cs: string;
@@ -24,7 +24,7 @@ export interface OrganizationRef {
   name: string;
 }
 
-/** One stage option, ranked by option weight (decision 7). */
+/** One stage option, ranked by option weight (docs/decisions.md, "Stages"). */
 export interface StageOption {
   rank: StageRank;
   /** The CRM's stored option value (not necessarily a number). */
@@ -55,7 +55,7 @@ export interface FormDataPayload {
   /** Values keyed by form-side field name; file fields hold {id, file_name}. */
   prefill: FieldValues;
   options: OptionMap;
-  /** Every section; the page shows 0 and 1..currentStage.rank (decision 8). */
+  /** Every section; the page shows 0 and 1..currentStage.rank (docs/decisions.md, "Sections"). */
   sections: SectionConfig[];
   upload: UploadLimits;
   /**
@@ -83,7 +83,7 @@ export interface SubmitResponse {
 
 export type UploadResponse = FileValue;
 
-/** Decision 20. */
+/** docs/decisions.md, "Report shapes". */
 export interface FieldHistoryEntry {
   /** null: the answer was cleared in that check-in (see the README, "What a check-in records"). */
   value: FieldValue;
@@ -92,7 +92,7 @@ export interface FieldHistoryEntry {
   activityId: number;
 }
 
-/** Decision 20. */
+/** docs/decisions.md, "Report shapes". */
 export interface ActivitySummary {
   id: number;
   date: string;

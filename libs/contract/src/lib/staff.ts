@@ -44,7 +44,7 @@ export interface StaffSection {
   matrix?: StaffMatrix;
 }
 
-/** A check-in activity in the submissions list (decision 20's summary, plus what staff need). */
+/** A check-in activity in the submissions list (the summary of docs/decisions.md, "Report shapes", plus what staff need). */
 export interface StaffSubmission extends ActivitySummary {
   subject: string | null;
   /** Display name of the contact who recorded it (the owner, or a staff member). */

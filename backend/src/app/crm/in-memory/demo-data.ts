@@ -698,7 +698,7 @@ export function seedDemoData(model: CiviCrmModel): void {
   seedPeople(ctx);
   seedRelationships(ctx);
   seedActivities(ctx);
-  // Stub mode (decision 4): the demo person and organization accept `demo`.
+  // Stub mode (docs/decisions.md, "Stub mode"): the demo person and organization accept `demo`.
   model.setFixedChecksum(DEMO_PERSON_ID, DEMO_CHECKSUM);
   model.setFixedChecksum(DEMO_ORG_ID, DEMO_CHECKSUM);
   model.setFixedChecksum(OTHER_PERSON_ID, OTHER_PERSON_CHECKSUM);
