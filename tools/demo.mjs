@@ -30,7 +30,11 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const children = [];
 function start(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code) => {
     console.error(`${name} stopped (${code ?? 'signal'})`);
     stopAll(code ?? 0);
@@ -47,7 +51,13 @@ function stopAll(code) {
 process.once('SIGINT', () => stopAll(0));
 process.once('SIGTERM', () => stopAll(0));
 
-start('CiviCRM emulator', [join(root, 'dist/backend/emulator.js'), '--port', emulatorPort, '--api-key', apiKey]);
+start('CiviCRM emulator', [
+  join(root, 'dist/backend/emulator.js'),
+  '--port',
+  emulatorPort,
+  '--api-key',
+  apiKey,
+]);
 await waitFor(`http://127.0.0.1:${emulatorPort}/`);
 start('service', [join(root, 'dist/backend/main.js')], {
   NODE_ENV: 'development',

@@ -229,7 +229,9 @@ test.describe('staff report', () => {
     const report = await staffReport();
     // CiviCRM's File.get answers signed addresses relative to the site: the page resolves them.
     const expected = [
-      ...new Set(fileValues(report).map((file) => new URL(file.url ?? '', report.crmBaseUrl ?? undefined).toString())),
+      ...new Set(
+        fileValues(report).map((file) => new URL(file.url ?? '', report.crmBaseUrl ?? undefined).toString()),
+      ),
     ].sort();
     expect(expected).toHaveLength(5);
     expect(expected.every((url) => url.startsWith('http://crm.invalid/civicrm/file?reset=1&id='))).toBe(true);

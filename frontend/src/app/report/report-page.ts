@@ -31,7 +31,6 @@ type PageState =
   | { kind: 'failed'; problem: LoadProblem }
   | { kind: 'ready'; view: ReportView; timeline: TimelineView | null };
 
-
 /** Said after each stage's name: the step bar's colours, in words. */
 const STEP_STATE_TEXT: Record<StageState, string> = {
   done: '(done)',
@@ -358,7 +357,10 @@ export class ReportPage {
       .subscribe({
         next: (report) => this.show(report),
         error: (error: unknown) => {
-          this.state.set({ kind: 'failed', problem: loadProblemOf(toApiError(error), 'Your check-in history') });
+          this.state.set({
+            kind: 'failed',
+            problem: loadProblemOf(toApiError(error), 'Your check-in history'),
+          });
         },
       });
   }

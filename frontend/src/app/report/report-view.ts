@@ -197,7 +197,9 @@ function entryView(
     dateLabel: formatDate(entry.date, options.locale),
     // A null entry is an answer the owner cleared at that check-in.
     valueLabel:
-      entry.value === null ? CLEARED_LABEL : formatValue(entry.value, field, { ...options, options: fieldOptions }),
+      entry.value === null
+        ? CLEARED_LABEL
+        : formatValue(entry.value, field, { ...options, options: fieldOptions }),
   };
 }
 
