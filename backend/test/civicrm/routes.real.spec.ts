@@ -338,7 +338,9 @@ function expectStored(field: FieldConfig, stored: unknown, sent: unknown): void 
     case 'file':
       expect([context, Number(stored)]).toEqual([context, (sent as { id: number }).id]);
       break;
-    default:
+    case 'text':
+    case 'select':
+    case 'readonly':
       expect([context, stored]).toEqual([context, sent]);
   }
 }

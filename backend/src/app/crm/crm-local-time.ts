@@ -71,8 +71,8 @@ export function crmLocalTimeToIso(value: unknown, timeZone: string): string {
   const text = String(value ?? '');
   const match = CRM_DATE_TIME.exec(text) ?? CRM_COMPACT_DATE_TIME.exec(text);
   if (!match) return text;
-  const [, year, month, day, hour, minute, second] = match.map(Number) as number[];
-  const asIfUtc = Date.UTC(year!, month! - 1, day!, hour!, minute!, second || 0);
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
+  const asIfUtc = Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1, hour ?? 0, minute ?? 0, second ?? 0);
   // The zone's offset at a guess, then at the corrected instant (they differ across a DST change).
   let instant = asIfUtc - offsetAt(asIfUtc, timeZone);
   instant = asIfUtc - offsetAt(instant, timeZone);

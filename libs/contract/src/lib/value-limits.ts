@@ -24,7 +24,14 @@ export function numericBounds(field: FieldConfig): { min?: number; max?: number 
         min: Math.max(field.min ?? CRM_INT_RANGE.min, CRM_INT_RANGE.min),
         max: Math.min(field.max ?? CRM_INT_RANGE.max, CRM_INT_RANGE.max),
       };
-    default:
+    case 'currency':
+    case 'text':
+    case 'date':
+    case 'boolean':
+    case 'select':
+    case 'multiselect':
+    case 'file':
+    case 'readonly':
       return { min: field.min, max: field.max };
   }
 }
