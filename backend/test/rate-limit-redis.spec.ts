@@ -1,8 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   createDemoModel,
   DEMO_CHECKSUM,
@@ -10,6 +7,8 @@ import {
   DEMO_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
 import { RateLimitService } from '../src/app/rate-limit/rate-limit.service';
+import { freePort } from './reliability/support/built-service';
+import { haveRedis, REDIS_SERVER, type RedisServer, startRedis } from './support/redis-server';
 import { ownerQuery, startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
 
 const demoOwnerLink = {
@@ -19,57 +18,6 @@ const demoOwnerLink = {
   cs: DEMO_CHECKSUM,
 };
 const adminHeaders = { 'X-Admin-Key': TEST_ADMIN_KEY };
-
-const REDIS_SERVER = '/usr/bin/redis-server';
-const haveRedis = existsSync(REDIS_SERVER);
-
-interface RedisServer {
-  url: string;
-  /** A client of the test's own, to look inside. */
-  inspector: Redis;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** A throwaway redis-server on a free port: nothing saved to disk, stopped by the test. */
-async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const inspector = new Redis(url, { connectionName: 'test-inspector' });
-  return {
-    url,
-    inspector,
-    stop: async () => {
-      inspector.disconnect();
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /** Connections other than the test's own inspector. */
 async function serviceConnections(redis: Redis): Promise<number> {

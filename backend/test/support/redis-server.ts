@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../reliability/support/built-service';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const haveRedis = existsSync(REDIS_SERVER);
@@ -11,18 +11,6 @@ export interface RedisServer {
   /** The test's own connection, for looking inside. */
   inspector: Redis;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A throwaway redis-server on a free port: nothing saved to disk, stopped by the test. */

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { toCrmLocalTime } from '../crm-local-time';
 import type { CrmRow } from '../crm-client';
 
 /**
@@ -825,27 +826,9 @@ function fileBytes(record: StoredRecord): Buffer {
 /** The stored bytes of a File record: a column no select reaches. */
 const FILE_BYTES = '__bytes';
 
-const ZONE_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
 /** `YYYY-MM-DD HH:MM:SS` of an instant, as a wall clock in `timeZone` reads it. */
 export function formatInZone(date: Date, timeZone: string): string {
-  if (timeZone === 'UTC') return formatTimestamp(date);
-  let format = ZONE_FORMATS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    ZONE_FORMATS.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']}`;
+  return timeZone === 'UTC' ? formatTimestamp(date) : toCrmLocalTime(date, timeZone);
 }
 
 /** The create answer's form of a timestamp: `YYYYMMDDhhmmss`. */
