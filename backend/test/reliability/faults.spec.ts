@@ -55,11 +55,14 @@ const DEPENDENCY_FAILURE: Record<GenericFault, string> = {
   malformed: 'malformed',
 };
 
-/** CRM failures are 502 CRM_UNAVAILABLE, CRM timeouts 504 CRM_TIMEOUT (docs/decisions.md, "Error bodies"). */
+/**
+ * CRM outages are 502 CRM_UNAVAILABLE, refused credentials 502 CRM_CREDENTIALS_REFUSED, timeouts
+ * 504 CRM_TIMEOUT (docs/decisions.md, "CRM failures").
+ */
 function expectedError(fault: GenericFault): Pick<ErrorBody, 'statusCode' | 'code'> {
-  return fault === 'slow'
-    ? { statusCode: 504, code: 'CRM_TIMEOUT' }
-    : { statusCode: 502, code: 'CRM_UNAVAILABLE' };
+  if (fault === 'slow') return { statusCode: 504, code: 'CRM_TIMEOUT' };
+  if (fault === 'http401') return { statusCode: 502, code: 'CRM_CREDENTIALS_REFUSED' };
+  return { statusCode: 502, code: 'CRM_UNAVAILABLE' };
 }
 
 function faultOf(kind: GenericFault, only: Pick<EmulatorFault, 'entity' | 'action'> = {}): EmulatorFault {
@@ -211,21 +214,28 @@ describe('CRM faults', () => {
       { kind: 'http500', entity: 'Attachment' },
       { kind: 'down', entity: 'Attachment' },
       { kind: 'slow', entity: 'Attachment', delayMs: SLOW_ANSWER_MS },
-    ])('still answers 200, without signed URLs, when Attachment.get fails ($kind)', async (fault) => {
-      service.emulator.injectFault(fault);
+    ])(
+      'still answers 200, without signed URLs, when Attachment.get and File.get both fail ($kind)',
+      async (fault) => {
+        service.emulator.injectFault(fault);
+        // 'v3error' is an APIv3 envelope: its APIv4 counterpart is an HTTP 500.
+        const fileGet: EmulatorFault['kind'] = fault.kind === 'v3error' ? 'http500' : fault.kind;
+        service.emulator.injectFault({ ...fault, kind: fileGet, entity: 'File', action: 'get' });
 
-      const response = await expectSuccess('staffReport');
-      const payload = response.body as StaffReportPayload;
-      expect(payload.organization.id).toBe(DEMO_ORG_ID);
-      expect(payload.fileUrlLookup).toBe('failed');
-      expect(fileUrls(payload)).toEqual([]);
-      expect(response.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
+        const response = await expectSuccess('staffReport');
+        const payload = response.body as StaffReportPayload;
+        expect(payload.organization.id).toBe(DEMO_ORG_ID);
+        expect(payload.fileUrlLookup).toBe('failed');
+        expect(fileUrls(payload)).toEqual([]);
+        expect(response.elapsedMs).toBeLessThan(ANSWER_WITHIN_MS);
 
-      service.emulator.clearFaults();
-      const recovered = await expectSuccess('staffReport');
-      expect((recovered.body as StaffReportPayload).fileUrlLookup).toBe('ok');
-      expect(fileUrls(recovered.body).length).toBeGreaterThan(0);
-    });
+        service.emulator.clearFaults();
+        // CiviCRM refuses the v3 id list even when well: the signed URLs come from File.get.
+        const recovered = await expectSuccess('staffReport');
+        expect((recovered.body as StaffReportPayload).fileUrlLookup).toBe('file-get');
+        expect(fileUrls(recovered.body).length).toBeGreaterThan(0);
+      },
+    );
   });
 
   describe('the check-in activity failing after the organization was updated', () => {

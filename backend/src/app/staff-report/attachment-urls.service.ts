@@ -41,6 +41,11 @@ export class AttachmentUrlService {
       return { lookup: 'ok', urls: urlsById(rows) };
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
+      if (error.isTimeout) {
+        // A CRM that slow would keep the page waiting a second time: links use the file route.
+        this.logger.warn(`Attachment URL lookup for ${fileIds.length} file(s) timed out; no signed URLs`);
+        return { lookup: 'failed', urls: NO_URLS };
+      }
       this.logger.warn(
         `Attachment URL lookup for ${fileIds.length} file(s) failed (${error.failure}); asking File.get`,
       );
