@@ -87,7 +87,7 @@ test('an owner changes an answer, uploads a certificate, sends, and sees it in t
     .click();
   // A review step, where there is one, is confirmed with its own send button.
   const confirm = page.getByRole('button', { name: /^Send( check-in)?$/ });
-  const recorded = page.getByRole('heading', { name: /recorded/i });
+  const recorded = page.getByRole('heading', { name: /recorded/i }).first();
   await expect(confirm.or(recorded).first()).toBeVisible({ timeout: 30_000 });
   if (await confirm.isVisible()) await confirm.click();
   await expect(recorded).toBeVisible({ timeout: 30_000 });

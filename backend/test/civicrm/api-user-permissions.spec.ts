@@ -162,7 +162,7 @@ if (!url || !adminKey) {
       const uploaded = (await record(
         'POST /api/upload',
         await fetch(`${service.url}/api/upload`, { method: 'POST', body: form }),
-      )) as { id?: number } | null;
+      )) as { id?: number; file_name?: string; receipt?: string } | null;
 
       await record(
         'POST /api/submit',
@@ -174,7 +174,8 @@ if (!url || !adminKey) {
             Steering_committee_size: 7,
             Market_study_status: 'complete',
             Organizing_focus: ['deli', 'bulk_foods'],
-            ...(uploaded?.id ? { Certificate_of_Incorporation: { id: uploaded.id } } : {}),
+            // The upload's answer as it came, receipt included (README, "Uploads").
+            ...(uploaded?.id ? { Certificate_of_Incorporation: uploaded } : {}),
           },
         }),
       );
@@ -187,7 +188,10 @@ if (!url || !adminKey) {
         'GET /api/staff/report',
         await service.get(`/api/staff/report?orgId=${org}`, { 'X-Staff-Key': TEST_STAFF_KEY }),
       );
-      await record('GET /api/health', await service.get(`/api/health?contactId=${person}`));
+      await record(
+        'GET /api/health',
+        await service.get(`/api/health?contactId=${person}`, { 'X-Admin-Key': TEST_ADMIN_KEY }),
+      );
 
       // The service deletes a check-in only when CiviCRM saved the row but refused its custom
       // values (CiviCRM writes are not atomic), which no valid submission provokes: the same call
