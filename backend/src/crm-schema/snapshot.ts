@@ -1,4 +1,5 @@
 import type { CrmClient, CrmRow } from '../app/crm/crm-client';
+import { RELATIONSHIP_TYPE_FIELDS } from '../app/crm/crm-names';
 import { type DesiredSchema, mungeName } from './desired-schema';
 
 /** The rows of the CRM the planner compares with the desired schema. */
@@ -29,16 +30,6 @@ export const FIELD_SELECT = [
   'is_active',
 ];
 const OPTION_VALUE_SELECT = ['id', 'option_group_id', 'value', 'label', 'name', 'weight', 'is_active'];
-const RELATIONSHIP_TYPE_SELECT = [
-  'id',
-  'name_a_b',
-  'label_a_b',
-  'name_b_a',
-  'label_b_a',
-  'contact_type_a',
-  'contact_type_b',
-  'is_active',
-];
 
 /** Reads everything the plan needs in four rounds of parallel reads; changes nothing. */
 export async function readSnapshot(crm: CrmClient, desired: DesiredSchema): Promise<CrmSnapshot> {
@@ -75,7 +66,7 @@ export async function readSnapshot(crm: CrmClient, desired: DesiredSchema): Prom
       orderBy: { id: 'ASC' },
     }),
     crm.api4('RelationshipType', 'get', {
-      select: RELATIONSHIP_TYPE_SELECT,
+      select: RELATIONSHIP_TYPE_FIELDS,
       where: [['name_a_b', '=', desired.relationshipType.name_a_b]],
       orderBy: { id: 'ASC' },
     }),

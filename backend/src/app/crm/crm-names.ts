@@ -12,3 +12,15 @@ export const FORM_CONTACT_RELATIONSHIP = 'Primary Contact';
 export const ACTIVITY_STATUS_NAME = 'Completed';
 /** Staff-only stage on the organization, for CRM list views; the service never reads or writes it. */
 export const CONTACT_STAGE_FIELD = `${CONTACT_CUSTOM_GROUP}.Stage`;
+
+/** What the service reads of a relationship type: enough to tell which side is the person. */
+export const RELATIONSHIP_TYPE_FIELDS = [
+  'id',
+  'name_a_b',
+  'label_a_b',
+  'name_b_a',
+  'label_b_a',
+  'contact_type_a',
+  'contact_type_b',
+  'is_active',
+];

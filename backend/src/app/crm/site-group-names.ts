@@ -103,7 +103,11 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
   }
 }
 
-/** Columns whose values are custom group names. */
+/**
+ * Columns whose values are custom group names: `custom_group_id:name` wherever it appears, and
+ * `name` itself (CustomGroup.get). A `name` of another entity is renamed only if it equals one of
+ * the two group names exactly, which no other record the service reads is called.
+ */
 const GROUP_NAME_FIELDS: ReadonlySet<string> = new Set([
   'custom_group_id:name',
   'custom_group_id.name',

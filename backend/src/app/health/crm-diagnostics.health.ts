@@ -17,6 +17,7 @@ import {
   ACTIVITY_STAGE_FIELD,
   CONTACT_CUSTOM_GROUP,
   FORM_CONTACT_RELATIONSHIP,
+  RELATIONSHIP_TYPE_FIELDS,
 } from '../crm/crm-names';
 import { rankStages } from '../crm/crm-schema.service';
 import { crmDown } from './dependency-failure';
@@ -177,16 +178,7 @@ export class CrmDiagnosticsIndicator {
 
   private async diagnosePrimaryContactType(): Promise<PrimaryContactTypeDiagnostic> {
     const rows = await this.crm.api4('RelationshipType', 'get', {
-      select: [
-        'id',
-        'name_a_b',
-        'label_a_b',
-        'name_b_a',
-        'label_b_a',
-        'contact_type_a',
-        'contact_type_b',
-        'is_active',
-      ],
+      select: RELATIONSHIP_TYPE_FIELDS,
       orderBy: { id: 'ASC' },
     });
     const types = rows.map(toRelationshipType);
