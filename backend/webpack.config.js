@@ -1,6 +1,7 @@
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('node:path');
 const { DefinePlugin } = require('webpack');
+// Written from src/app/config/settings.ts by `npm run docs:settings`; a spec keeps the two equal.
 const requiredCrmSettings = require('./src/app/config/required-crm-settings.json');
 
 /**

@@ -1,10 +1,10 @@
-import { Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
-import { appConfig } from './config/app-config';
+import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/app-config.module';
 import { CrmModule } from './crm/crm.module';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { FormModule } from './form/form.module';
@@ -18,11 +18,10 @@ import { UploadModule } from './upload/upload.module';
 
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, cache: true, load: [appConfig] }),
     RateLimitModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitModule],
-      inject: [appConfig.KEY, RedisConnection],
+      inject: [APP_CONFIG, RedisConnection],
       useFactory: throttlerOptions,
     }),
     CrmModule,
@@ -39,4 +38,9 @@ import { UploadModule } from './upload/upload.module';
     { provide: APP_GUARD, useClass: ReadsThrottlerGuard },
   ],
 })
-export class AppModule {}
+export class AppModule {
+  /** The application with the configuration its entry point loaded (main.ts; tests: test-app.ts). */
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: AppModule, imports: [AppConfigModule.forRoot(config)] };
+  }
+}

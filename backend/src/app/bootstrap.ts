@@ -8,7 +8,7 @@ import helmet from 'helmet';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
-import { appConfig, type AppConfig } from './config/app-config';
+import type { AppConfig } from './config/app-config';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
@@ -30,7 +30,7 @@ export async function createApp(
   config: AppConfig,
   logger = new AppLogger(config),
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger,
     abortOnError: false,
@@ -153,4 +153,3 @@ export function contentSecurityPolicy(config: Pick<AppConfig, 'publicBaseUrl'>):
 }
 
 export type { INestApplication };
-export { appConfig };

@@ -243,7 +243,7 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
 
   it('gives the same answers as the emulator the fast suites use', async () => {
     const answers = await runContractScenarios(service, crm);
-    // The emulator's demo site keeps the documented group names (process.env names the real site's).
+    // The emulator's demo site keeps the documented group names, whatever the real site's are.
     const emulated = await startTestApp({
       env: {
         RATE_LIMIT_READS_PER_MINUTE: '10000',

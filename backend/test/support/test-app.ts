@@ -70,14 +70,11 @@ export async function bootService(env: Record<string, string>): Promise<RunningS
     FRONTEND_DIST: 'dist/frontend/browser',
     ...env,
   };
-  const previousEnv = { ...process.env };
-  // The config factory reads process.env when the module initializes; set it only for that.
-  Object.assign(process.env, settings);
+  // The app is given this object, never process.env: one test's settings cannot reach another's app.
   const config = loadAppConfig(settings);
   const logs: string[] = [];
   const app = await createApp(config, new RecordingLogger(config, logs));
   await app.listen(0, '127.0.0.1');
-  process.env = previousEnv;
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 

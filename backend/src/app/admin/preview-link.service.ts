@@ -5,7 +5,7 @@ import {
   type PreviewLinkResponse,
 } from '@checkin/contract';
 import { OwnerAccessService } from '../auth/owner-access.service';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmError } from '../crm/crm-errors';
 import { Errors } from '../errors/app-error';
@@ -21,7 +21,7 @@ import { expiryOf, previewLinks } from './preview-links';
 export class PreviewLinkService {
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly ownerAccess: OwnerAccessService,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OwnerLinkParams } from '@checkin/contract';
 import { createHash } from 'node:crypto';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { FORM_CONTACT_RELATIONSHIP } from '../crm/crm-names';
 import { Errors } from '../errors/app-error';
@@ -42,7 +42,7 @@ export class OwnerAccessService {
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rateLimits: RateLimitService,
   ) {}
 

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type AppError, Errors } from '../errors/app-error';
 import { RateLimitService, type SecretKind } from '../rate-limit/rate-limit.service';
 import { clientAddress } from './owner-access.guard';
@@ -46,7 +46,7 @@ export class StaffKeyGuard extends HeaderKeyGuard {
   protected readonly kind = 'staff-key';
 
   constructor(
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     rateLimits: RateLimitService,
   ) {
     super(rateLimits);
@@ -68,7 +68,7 @@ export class AdminKeyGuard extends HeaderKeyGuard {
   protected readonly kind = 'admin-key';
 
   constructor(
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     rateLimits: RateLimitService,
   ) {
     super(rateLimits);

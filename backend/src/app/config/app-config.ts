@@ -1,5 +1,4 @@
-import type { LogLevel } from '@nestjs/common';
-import { type ConfigType, registerAs } from '@nestjs/config';
+import type { InjectionToken, LogLevel } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { validateEnvironment } from './environment';
@@ -30,8 +29,9 @@ export interface CustomGroupNames {
 export const STUB_STAFF_KEY = 'demo';
 
 /**
- * Builds the one typed configuration object from the process environment. Its type is inferred
- * from this function (AppConfig below), never written twice.
+ * Builds the one typed configuration object from an environment: main.ts calls it once with
+ * process.env, tests with the settings they want. Its type is inferred from this function
+ * (AppConfig below), never written twice.
  */
 export function loadAppConfig(raw: Record<string, string | undefined> = process.env) {
   const env = validateEnvironment(raw);
@@ -107,7 +107,5 @@ function logLevelsFrom(least: Exclude<LogLevel, 'fatal'>): LogLevel[] {
   return LOG_LEVELS_BY_SEVERITY.slice(0, LOG_LEVELS_BY_SEVERITY.indexOf(least) + 1);
 }
 
-/** `@Inject(appConfig.KEY) config: AppConfig` anywhere in the back end. */
-export const appConfig = registerAs('app', () => loadAppConfig(process.env));
-
-export type AppConfigType = ConfigType<typeof appConfig>;
+/** `@Inject(APP_CONFIG) config: AppConfig` anywhere in the back end (see AppModule.forRoot). */
+export const APP_CONFIG: InjectionToken<AppConfig> = Symbol('AppConfig');

@@ -8,7 +8,7 @@ import {
   type StageOption,
   type StageRank,
 } from '@checkin/contract';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
 import { TtlCache } from './ttl-cache';
@@ -62,7 +62,7 @@ export class CrmSchemaService {
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.metadataCache = new TtlCache(config.schemaCacheMs);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmError } from './crm-errors';
 import { crmLocalTimeToIso, isKnownTimeZone, toCrmLocalTime } from './crm-local-time';
@@ -31,7 +31,7 @@ export class CrmSiteService {
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   info(): Promise<CrmSiteInfo> {

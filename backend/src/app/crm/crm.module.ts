@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
 import { CheckinRecordsService } from './checkin-records.service';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
@@ -19,7 +19,7 @@ import { StageService } from './stage.service';
   providers: [
     {
       provide: CRM_CLIENT,
-      inject: [appConfig.KEY],
+      inject: [APP_CONFIG],
       useFactory: (config: AppConfig): CrmClient =>
         config.crm
           ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm), config.crm.customGroups)

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import type { OrganizerContact } from '@checkin/contract';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
  * GET /api/organizer: who an owner contacts when something goes wrong (ORGANIZER_NAME,
@@ -9,7 +9,7 @@ import { appConfig, type AppConfig } from '../config/app-config';
  */
 @Controller('api')
 export class OrganizerController {
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   @Get('organizer')
   organizer(): OrganizerContact {

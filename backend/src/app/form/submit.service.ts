@@ -7,7 +7,7 @@ import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../crm/crm-names';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { CrmSiteService } from '../crm/crm-site.service';
 import { toCrmLocalTime } from '../crm/crm-local-time';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { clearedFieldsValue } from './cleared-answers';
@@ -54,7 +54,7 @@ export class SubmitService {
     private readonly rateLimits: RateLimitService,
     private readonly lock: SubmissionLock,
     private readonly files: SubmittedFiles,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.crmTimeoutMs = config.crm?.timeoutMs ?? 10_000;
   }

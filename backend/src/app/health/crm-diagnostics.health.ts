@@ -10,7 +10,7 @@ import {
   type RelationshipTypeSummary,
   type StageOptionsDiagnostic,
 } from '@checkin/contract';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from '../crm/crm-client';
 import {
   ACTIVITY_CUSTOM_GROUP,
@@ -58,7 +58,7 @@ export class CrmDiagnosticsIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.groups = expectedGroups(
       config.crm?.customGroups ?? { activity: ACTIVITY_CUSTOM_GROUP, contact: CONTACT_CUSTOM_GROUP },

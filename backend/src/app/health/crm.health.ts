@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { crmDown } from './dependency-failure';
 
@@ -18,7 +18,7 @@ export class CrmHealthIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { AdminKeyGuard } from '../auth/secret-key.guard';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
  * docs/decisions.md, "Health": the diagnostic route shows the CRM's configuration and a contact's
@@ -11,7 +11,7 @@ import { appConfig, type AppConfig } from '../config/app-config';
 @Injectable()
 export class DiagnosticsAccessGuard implements CanActivate {
   constructor(
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adminKey: AdminKeyGuard,
   ) {}
 

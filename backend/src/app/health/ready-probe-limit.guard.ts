@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Errors } from '../errors/app-error';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 
@@ -17,7 +17,7 @@ const MINUTE_MS = 60_000;
 export class ReadyProbeLimitGuard implements CanActivate {
   private readonly counts = new MemoryRateLimitStore();
 
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const address = clientAddress(context.switchToHttp().getRequest<Request>());

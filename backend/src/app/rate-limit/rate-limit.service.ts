@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Errors } from '../errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
@@ -14,7 +14,7 @@ const MINUTE_MS = 60_000;
 export class RateLimitService {
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async consumeSubmit(contactId: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 
 /** How long one Redis command may take before the request is refused rather than kept waiting. */
@@ -21,7 +21,7 @@ export class RedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   private failing = false;
 
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const url = config.rateLimits.redisUrl;
     this.client = url ? this.connect(url) : undefined;
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StaffReportPayload } from '@checkin/contract';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CheckinRecordsService, type OrganizationRecord } from '../crm/checkin-records.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmSchemaService } from '../crm/crm-schema.service';
@@ -24,7 +24,7 @@ export class StaffReportService {
     private readonly records: CheckinRecordsService,
     private readonly attachments: AttachmentUrlService,
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async report(orgId: number): Promise<StaffReportPayload> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /** What a receipt vouches for: this person uploaded this file for this field of this organization. */
 export interface ReceiptSubject {
@@ -23,7 +23,7 @@ const RECEIPT_VERSION = 'file-receipt-v1';
  */
 @Injectable()
 export class FileReceipts {
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   issue(subject: ReceiptSubject): string {
     return this.mac(subject).toString('base64url');

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UploadErrors } from './upload-errors';
 
 /** What a refused upload is told to wait: uploads finish within seconds. */
@@ -13,7 +13,7 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
 export class UploadGate {
   private inFlight = 0;
 
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** Takes a place or refuses with 429; the returned function gives the place back (once). */
   enter(): () => void {

@@ -2,7 +2,7 @@ import { Controller, HttpCode, HttpStatus, Inject, Post, Req, Res } from '@nestj
 import type { UploadResponse } from '@checkin/contract';
 import type { Request, Response } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
-import { appConfig, type AppConfig } from '../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { closeAfterAnswer, readUploadForm } from './upload-form';
 import { UploadGate } from './upload-gate';
@@ -20,7 +20,7 @@ export class UploadController {
     private readonly uploads: UploadService,
     private readonly gate: UploadGate,
     private readonly rateLimits: RateLimitService,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('upload')
