@@ -4,7 +4,6 @@ import {
   type FieldConfig,
   maxTextLength,
   type OptionItem,
-  PERCENT_RANGE,
   type SectionConfig,
   type StageRank,
 } from '@checkin/contract';
@@ -235,8 +234,6 @@ const stageSections: SectionConfig[] = [
         help: 'Share of the total project budget committed so far.',
         crmField: activity('Percent_capitalized'),
         headline: { order: 3 },
-        min: 0,
-        max: 100,
       },
       {
         name: 'Lender_commitments',
@@ -283,7 +280,6 @@ function quarterlyMatrixFields(): FieldConfig[] {
       label: `Year 1, Q${quarter}: ${metric.label.toLowerCase()}`,
       crmField: activity(`Y1_Q${quarter}_${metric.key}`),
       min: 0,
-      ...(metric.type === 'percent' ? { max: PERCENT_RANGE.max } : {}),
     })),
   );
 }
