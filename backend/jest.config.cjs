@@ -6,7 +6,8 @@ module.exports = {
   displayName: 'backend',
   testEnvironment: 'node',
   rootDir: __dirname,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  // libs/contract has no runner of its own: its specs run here, and only here.
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/../libs/contract/src'],
   testMatch: ['**/*.spec.ts'],
   // The real-CiviCRM suite (test/civicrm) runs through tools/civicrm/real-suite.mjs, against a CiviCRM it starts.
   testPathIgnorePatterns: ['/node_modules/', '/test/civicrm/'],

@@ -445,6 +445,18 @@ describe('POST /api/submit', () => {
       expect(service.emulator.writes()).toEqual([]);
     });
 
+    it('answers 400 VALIDATION_FAILED for a percent above 100', async () => {
+      const response = await submit({ Percent_capitalized: 150, Y1_Q1_Margin: 100.5 });
+
+      expect(response.status).toBe(400);
+      expect(await refused(response)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: ['Percent_capitalized', 'Y1_Q1_Margin'],
+        reasons: { Percent_capitalized: 'enter 100 or less.', Y1_Q1_Margin: 'enter 100 or less.' },
+      });
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
     it('answers 400 for a missing submissionId or a body that is not JSON', async () => {
       const noId = await service.post('/api/submit', { ...DEMO_LINK, values: {} });
       expect(noId.status).toBe(400);

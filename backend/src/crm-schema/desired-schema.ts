@@ -1,4 +1,4 @@
-import type { FieldConfig, OptionItem } from '@checkin/contract';
+import { DEFAULT_TEXT_MAX_LENGTH, type FieldConfig, maxTextLength, type OptionItem } from '@checkin/contract';
 import type { CustomGroupNames } from '../app/config/app-config';
 import {
   ACTIVITY_CUSTOM_GROUP,
@@ -16,7 +16,6 @@ import {
   customFieldSpec,
   type CrmFieldType,
   FIELD_OPTIONS,
-  MAX_STRING_LENGTH,
   STAGE_OPTIONS,
 } from '../app/fields/field-config';
 
@@ -87,7 +86,7 @@ function configuredField(field: FieldConfig, prefix: string): DesiredField {
   const type = customFieldSpec(field);
   const desired: DesiredField = { name, label: field.label, ...type };
   if (type.data_type === 'String' && type.html_type === 'Text') {
-    desired.text_length = field.maxLength ?? MAX_STRING_LENGTH;
+    desired.text_length = maxTextLength(field);
   }
   if (type.html_type === 'Select') {
     const options = FIELD_OPTIONS[field.name];
@@ -136,7 +135,7 @@ export function desiredSchema(
       data_type: 'String',
       html_type: 'Text',
       serialize: 0,
-      text_length: MAX_STRING_LENGTH,
+      text_length: DEFAULT_TEXT_MAX_LENGTH,
       is_searchable: true,
     },
     {

@@ -4,5 +4,6 @@ export * from './lib/errors';
 export * from './lib/staff';
 export * from './lib/admin';
 export * from './lib/value-limits';
+export * from './lib/field-values';
 
 export * from './lib/preload';

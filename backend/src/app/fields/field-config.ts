@@ -1,6 +1,8 @@
 import {
   CURRENT_STAGE_FIELD_NAME,
+  DEFAULT_TEXT_MAX_LENGTH,
   type FieldConfig,
+  maxTextLength,
   type OptionItem,
   type SectionConfig,
   type StageRank,
@@ -52,7 +54,7 @@ const organizationSection: SectionConfig = {
       type: 'text',
       label: 'Name on incorporation certificate',
       crmContactField: organization('Name_on_Incorporation_Certificate'),
-      maxLength: 255,
+      maxLength: DEFAULT_TEXT_MAX_LENGTH,
     },
     {
       name: 'Certificate_of_Incorporation',
@@ -232,8 +234,6 @@ const stageSections: SectionConfig[] = [
         help: 'Share of the total project budget committed so far.',
         crmField: activity('Percent_capitalized'),
         headline: { order: 3 },
-        min: 0,
-        max: 100,
       },
       {
         name: 'Lender_commitments',
@@ -280,7 +280,6 @@ function quarterlyMatrixFields(): FieldConfig[] {
       label: `Year 1, Q${quarter}: ${metric.label.toLowerCase()}`,
       crmField: activity(`Y1_Q${quarter}_${metric.key}`),
       min: 0,
-      ...(metric.type === 'percent' ? { max: 100 } : {}),
     })),
   );
 }
@@ -305,10 +304,6 @@ export const CONTACT_FIELDS: readonly FieldConfig[] = ALL_FIELDS.filter((field) 
 export const UPLOAD_FIELD_REFS: ReadonlySet<string> = new Set(
   ALL_FIELDS.filter((field) => field.type === 'file').map((field) => field.name),
 );
-
-export function sectionOf(fieldName: string): StageRank | undefined {
-  return SECTIONS.find((section) => section.fields.some((field) => field.name === fieldName))?.rank;
-}
 
 /** The CRM name of a configured field (activity or contact side). */
 export function crmNameOf(field: FieldConfig): string {
@@ -375,9 +370,6 @@ export const FIELD_OPTIONS: Readonly<Record<string, readonly OptionItem[]>> = {
   ],
 };
 
-/** Text longer than this is stored as Memo (TextArea): CiviCRM's String columns are varchar(255). */
-export const MAX_STRING_LENGTH = 255;
-
 export interface CrmFieldType {
   data_type: 'String' | 'Memo' | 'Int' | 'Money' | 'Float' | 'Date' | 'Boolean' | 'File';
   html_type: 'Text' | 'TextArea' | 'Select Date' | 'Radio' | 'Select' | 'File';
@@ -405,7 +397,8 @@ export function customFieldSpec(field: FieldConfig): CrmFieldType {
       return { data_type: 'File', html_type: 'File', serialize: 0 };
     case 'text':
     case 'readonly':
-      return (field.maxLength ?? MAX_STRING_LENGTH) > MAX_STRING_LENGTH
+      // Text longer than CiviCRM's String columns (varchar) is stored as Memo (TextArea).
+      return maxTextLength(field) > DEFAULT_TEXT_MAX_LENGTH
         ? { data_type: 'Memo', html_type: 'TextArea', serialize: 0 }
         : { data_type: 'String', html_type: 'Text', serialize: 0 };
   }

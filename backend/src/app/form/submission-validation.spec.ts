@@ -162,6 +162,16 @@ describe('validateValues', () => {
       Name_on_Incorporation_Certificate: 'use 255 characters or fewer.',
     });
   });
+  it('names the bound a number broke, the configured one or the one the CRM or percent sets', () => {
+    const error = refusal(() =>
+      validateValues({ Equity_goal: 10.255, Percent_capitalized: 150, Interest_list_size: 2 ** 31 }, OPTIONS),
+    );
+    expect(error.extra.reasons).toEqual({
+      Equity_goal: 'enter an amount with no more than 2 decimal places.',
+      Percent_capitalized: 'enter 100 or less.',
+      Interest_list_size: 'enter 2147483647 or less.',
+    });
+  });
 });
 
 describe('isValidValue', () => {

@@ -1,11 +1,11 @@
 import {
   type FieldConfig,
   type FieldValue,
+  type FieldValueProblem,
   type FieldValues,
-  hasCurrencyPrecision,
-  maxTextLength,
-  numericBounds,
+  type OptionItem,
   type OptionMap,
+  validateFieldValue,
 } from '@checkin/contract';
 import { AppError, Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
@@ -24,7 +24,6 @@ const SUBMITTABLE_BY_NAME: ReadonlyMap<string, FieldConfig> = new Map(
 /** The body of docs/decisions.md, "Submit body"; the link parameters are the guard's. */
 const BODY_KEYS: ReadonlySet<string> = new Set(['cid', 'cs', 'contactId', 'orgId', 'submissionId', 'values']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
  * The submit body's shape (docs/decisions.md, "Submit body"): a UUID submissionId, values an object, and only names
@@ -75,10 +74,11 @@ export function validateValues(values: Readonly<Record<string, unknown>>, option
   const reasons: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = SUBMITTABLE_BY_NAME.get(name);
-    if (field && isValidValue(field, value, options)) valid[name] = value;
+    const check = field ? validateFieldValue(field, value, options[name]) : undefined;
+    if (check?.ok) valid[name] = value as FieldValue;
     else {
       invalid.push(name);
-      if (field) reasons[name] = refusalReason(field, value, options);
+      if (check) reasons[name] = refusalReason(check.problem, options[name] ?? []);
     }
   }
   if (invalid.length > 0) {
@@ -88,113 +88,39 @@ export function validateValues(values: Readonly<Record<string, unknown>>, option
 }
 
 export function isValidValue(field: FieldConfig, value: unknown, options: OptionMap): value is FieldValue {
-  if (value === null || value === '') return true;
-  switch (field.type) {
-    case 'number':
-      // Counts (people, members, square feet): CiviCRM Int fields, 32-bit.
-      return Number.isSafeInteger(value) && withinBounds(field, value as number);
-    case 'currency':
-      return (
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        hasCurrencyPrecision(value) &&
-        withinBounds(field, value)
-      );
-    case 'percent':
-      return typeof value === 'number' && Number.isFinite(value) && withinBounds(field, value);
-    case 'date':
-      return typeof value === 'string' && isCalendarDate(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'select':
-      return typeof value === 'string' && optionValues(field, options).has(value);
-    case 'multiselect':
-      return isOptionList(value, optionValues(field, options));
-    case 'file':
-      return isFileValue(value);
-    case 'text':
-      return typeof value === 'string' && value.length <= maxTextLength(field);
-    case 'readonly':
-      return false;
-  }
+  return validateFieldValue(field, value, options[field.name]).ok;
 }
 
-/**
- * Why isValidValue refused a value, in a sentence an owner can act on (bounds, option, format).
- * Only called for values it refused.
- */
-export function refusalReason(field: FieldConfig, value: unknown, options: OptionMap): string {
-  switch (field.type) {
+/** Why an answer was refused, in a sentence an owner can act on (bounds, option, format). */
+export function refusalReason(problem: FieldValueProblem, options: readonly OptionItem[]): string {
+  switch (problem.kind) {
     case 'number':
-    case 'currency':
-    case 'percent': {
-      const isNumber = typeof value === 'number' && Number.isFinite(value);
-      if (!isNumber) return 'enter a number.';
-      if (field.type === 'number' && !Number.isSafeInteger(value)) return 'enter a whole number.';
-      if (field.min !== undefined && value < field.min) return `enter ${field.min} or more.`;
-      if (field.max !== undefined && value > field.max) return `enter ${field.max} or less.`;
       return 'enter a number.';
-    }
+    case 'wholeNumber':
+      return 'enter a whole number.';
+    case 'decimals':
+      return `enter an amount with no more than ${problem.max} decimal places.`;
+    case 'min':
+      return `enter ${problem.min} or more.`;
+    case 'max':
+      return `enter ${problem.max} or less.`;
     case 'date':
       return 'enter a real date.';
     case 'boolean':
       return 'choose Yes or No.';
-    case 'select':
-    case 'multiselect':
-      return (options[field.name] ?? []).length > 0
+    case 'option':
+      return options.length > 0
         ? 'choose from the options shown; the list may have changed, so reload the page.'
         : 'no choices are available for this question right now.';
     case 'file':
       return 'upload the file again.';
     case 'text':
-      return typeof value === 'string' ? `use ${maxTextLength(field)} characters or fewer.` : 'enter text.';
-    case 'readonly':
+      return 'enter text.';
+    case 'maxLength':
+      return `use ${problem.max} characters or fewer.`;
+    case 'readOnly':
       return 'this answer cannot be changed here.';
   }
-}
-
-function withinBounds(field: FieldConfig, value: number): boolean {
-  const { min, max } = numericBounds(field);
-  return (min === undefined || value >= min) && (max === undefined || value <= max);
-}
-
-/** YYYY-MM-DD naming a day that exists (no 2026-02-30). */
-function isCalendarDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-function optionValues(field: FieldConfig, options: OptionMap): Set<string> {
-  return new Set((options[field.name] ?? []).map((option) => option.value));
-}
-
-/** Distinct values, each one of the field's options; [] is an empty answer. */
-function isOptionList(value: unknown, allowed: ReadonlySet<string>): boolean {
-  return (
-    Array.isArray(value) &&
-    new Set(value).size === value.length &&
-    value.every((item) => typeof item === 'string' && allowed.has(item))
-  );
-}
-
-/**
- * {id, file_name?, receipt?} as /api/upload answered it (a staff-side url is tolerated and
- * ignored). Whether the id may be attached at all is SubmittedFiles' question.
- */
-function isFileValue(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  const { id, file_name: fileName, url, receipt, ...rest } = value;
-  return (
-    Number.isSafeInteger(id) &&
-    (id as number) > 0 &&
-    (fileName === undefined || typeof fileName === 'string') &&
-    (url === undefined || typeof url === 'string') &&
-    (receipt === undefined || typeof receipt === 'string') &&
-    Object.keys(rest).length === 0
-  );
 }
 
 function isEmpty(value: unknown): boolean {

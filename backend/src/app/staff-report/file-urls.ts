@@ -1,14 +1,9 @@
-import type { FieldValue, FieldValues, FileValue } from '@checkin/contract';
+import { type FieldValues, isFileValue } from '@checkin/contract';
 
 /**
  * File values in the staff report: collecting the ids the one Attachment lookup asks for, and
  * giving each file value the signed URL it answered. Pure functions.
  */
-
-/** File custom fields hold {id, file_name}; no other field value is a plain object. */
-export function isFileValue(value: FieldValue | undefined): value is FileValue {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every distinct file id referenced by these value maps, ascending. */
 export function collectFileIds(valueMaps: Iterable<FieldValues>): number[] {

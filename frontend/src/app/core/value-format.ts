@@ -1,4 +1,4 @@
-import type { FieldConfig, FieldValue, FileValue, OptionItem } from '@checkin/contract';
+import { type FieldConfig, type FieldValue, isFileValue, type OptionItem } from '@checkin/contract';
 
 /**
  * The spec's value formatting table, shared by the report and the staff page. Pure functions
@@ -12,8 +12,6 @@ export interface FormatContext {
 
 const DEFAULT_LOCALE = 'en-US';
 const DEFAULT_CURRENCY = 'USD';
-/** CiviCRM stores multi-valued custom fields between SOH separators ("\u0001a\u0001b\u0001"). */
-const CIVICRM_VALUE_SEPARATOR = String.fromCharCode(1);
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 
@@ -133,18 +131,13 @@ export function optionLabel(value: string, options: readonly OptionItem[] | unde
   return options?.find((option) => option.value === value)?.label ?? value;
 }
 
-/** Multiselect values arrive as an array or a delimited string; both become a list. */
+/**
+ * A multiselect value's choices. Every payload carries them as a list (docs/decisions.md, "Report
+ * shapes"); anything else is shown as the one value it is.
+ */
 export function multiValues(value: FieldValue): string[] {
-  if (Array.isArray(value)) return value.map(String).filter((item) => item !== '');
-  return String(value)
-    .split(CIVICRM_VALUE_SEPARATOR)
-    .flatMap((part) => part.split(/[,|]/))
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-export function isFileValue(value: unknown): value is FileValue {
-  return typeof value === 'object' && value !== null && typeof (value as FileValue).id === 'number';
+  const items = Array.isArray(value) ? value : [value];
+  return items.map(String).filter((item) => item !== '');
 }
 
 export function formatFile(value: FieldValue): string {

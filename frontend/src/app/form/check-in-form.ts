@@ -15,8 +15,9 @@ import {
   type StageRank,
   type UploadLimits,
   DEFAULT_TEXT_MAX_LENGTH,
+  isFileValue,
 } from '@checkin/contract';
-import { formatValue, isFileValue, multiValues } from '../core/value-format';
+import { formatValue, multiValues } from '../core/value-format';
 import {
   dateValidator,
   type NumericFieldType,
@@ -195,7 +196,7 @@ export function buildEntry(field: FieldConfig, given: FieldValue, lastGiven?: st
       return entryOf(field.type, field, textOf(prefill), draftText, [validator], parseNumberText, dated);
     }
     case 'date':
-      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator()], submitChoice, dated);
+      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator(field)], submitChoice, dated);
     case 'boolean':
       return entryOf('boolean', field, booleanOf(prefill), draftBoolean, [], (value) => value, dated);
     case 'select':
@@ -284,7 +285,7 @@ function fileOf(value: FieldValue): FileValue | null {
     return {
       id: value.id,
       ...(value.file_name ? { file_name: value.file_name } : {}),
-      ...(typeof value.receipt === 'string' && value.receipt ? { receipt: value.receipt } : {}),
+      ...(value.receipt ? { receipt: value.receipt } : {}),
     };
   }
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? { id: value } : null;

@@ -1,16 +1,10 @@
 import type { ValidationErrors, ValidatorFn } from '@angular/forms';
-import {
-  CURRENCY_DECIMALS,
-  type FieldConfig,
-  hasCurrencyPrecision,
-  maxTextLength,
-  numericBounds,
-} from '@checkin/contract';
+import { type FieldConfig, type FieldValueProblem, validateFieldValue } from '@checkin/contract';
 
 /**
- * Client-side checks that mirror the server's per-type validation, so most mistakes are caught
- * before a round trip, and the messages that explain each one. The server stays the authority:
- * its VALIDATION_FAILED answer is mapped back onto the fields as the `server` error.
+ * The browser's side of the shared value rules (libs/contract, validateFieldValue): most mistakes
+ * are caught before a round trip, and each is explained in the field's own terms. The server stays
+ * the authority: its VALIDATION_FAILED answer is mapped back onto the fields as the `server` error.
  */
 
 export type NumericFieldType = 'number' | 'currency' | 'percent';
@@ -21,7 +15,6 @@ export const CURRENCY_SYMBOL = '$';
 const CURRENCY_PREFIX = /^\$\s*/;
 const PLAIN_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const GROUPED_NUMBER = /^-?\d{1,3}(,\d{3})+(\.\d*)?$/;
-const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
  * The number in what a person typed: "1,250.50", "$1250.5" and "62 %" all read as numbers.
@@ -34,44 +27,49 @@ export function parseNumberText(text: string): number | null {
   return Number(trimmed.replace(/,/g, ''));
 }
 
-/** True for a real calendar day written as YYYY-MM-DD (what `<input type="date">` gives). */
-export function isCalendarDate(text: string): boolean {
-  const match = CALENDAR_DATE.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
+/** Text is checked as it will be sent: trimmed. */
 export function textValidator(field: FieldConfig): ValidatorFn {
-  const maxLength = maxTextLength(field);
-  return (control) => {
-    const text = control.value as string;
-    return text.trim().length > maxLength ? { maxlength: { max: maxLength } } : null;
-  };
+  return valueValidator(field, (text) => text.trim());
 }
 
 export function numberValidator(field: FieldConfig & { type: NumericFieldType }): ValidatorFn {
-  const { min, max } = numericBounds(field);
+  return valueValidator(field, parseNumberText);
+}
+
+/** `<input type="date">` gives YYYY-MM-DD, or '' for no answer. */
+export function dateValidator(field: FieldConfig): ValidatorFn {
+  return valueValidator(field, (text) => text);
+}
+
+/** Checks what a text control holds, read as the answer it will send, against the shared rules. */
+function valueValidator(field: FieldConfig, answerOf: (text: string) => unknown): ValidatorFn {
   return (control) => {
-    const value = parseNumberText(control.value as string);
-    if (value === null) return null;
-    if (Number.isNaN(value)) return { number: true };
-    if (field.type === 'number' && !Number.isInteger(value)) return { wholeNumber: true };
-    if (field.type === 'currency' && !hasCurrencyPrecision(value)) {
-      return { decimals: { max: CURRENCY_DECIMALS } };
-    }
-    if (min !== undefined && value < min) return { min: { min } };
-    if (max !== undefined && value > max) return { max: { max } };
-    return null;
+    const check = validateFieldValue(field, answerOf(control.value as string));
+    return check.ok ? null : validationErrorsOf(check.problem);
   };
 }
 
-export function dateValidator(): ValidatorFn {
-  return (control) => {
-    const text = control.value as string;
-    return text === '' || isCalendarDate(text) ? null : { date: true };
-  };
+/** The Angular error keys errorMessage explains, one per problem. */
+function validationErrorsOf(problem: FieldValueProblem): ValidationErrors {
+  switch (problem.kind) {
+    case 'number':
+    case 'wholeNumber':
+    case 'date':
+    case 'boolean':
+    case 'text':
+    case 'option':
+    case 'file':
+    case 'readOnly':
+      return { [problem.kind]: true };
+    case 'decimals':
+      return { decimals: { max: problem.max } };
+    case 'min':
+      return { min: { min: problem.min } };
+    case 'max':
+      return { max: { max: problem.max } };
+    case 'maxLength':
+      return { maxlength: { max: problem.max } };
+  }
 }
 
 /** The error the server's VALIDATION_FAILED answer puts on each field it names. */
@@ -82,7 +80,8 @@ export function errorMessage(field: FieldConfig, errors: ValidationErrors): stri
   if (errors['maxlength']) return `Use ${errors['maxlength'].max} characters or fewer.`;
   if (errors['number']) return 'Enter a number, like 1250.';
   if (errors['wholeNumber']) return 'Enter a whole number.';
-  if (errors['decimals']) return 'Enter an amount with no more than 2 decimal places.';
+  if (errors['decimals'])
+    return `Enter an amount with no more than ${errors['decimals'].max} decimal places.`;
   if (errors['min']) return `Enter ${formatBound(field, errors['min'].min)} or more.`;
   if (errors['max']) return `Enter ${formatBound(field, errors['max'].max)} or less.`;
   if (errors['date']) return 'Enter a real date.';

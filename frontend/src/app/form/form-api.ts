@@ -3,6 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import {
   type FileValue,
   type FormDataPayload,
+  isFileValue,
   type OrganizationChoices,
   ownerDataUrl,
   type OwnerLinkParams,
@@ -12,7 +13,6 @@ import {
 } from '@checkin/contract';
 import { filter, map, type Observable } from 'rxjs';
 import { toApiError } from '../core/api-error.interceptor';
-import { isFileValue } from '../core/value-format';
 import { ownerLinkQuery } from '../core/link-params';
 import { PreloadedData } from '../core/preloaded-data';
 

@@ -1,6 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
-import { type FieldConfig, type FieldValue, NUMERIC_FIELD_TYPES, type OptionItem } from '@checkin/contract';
-import { formatValue, isEmptyValue, isFileValue } from '../core/value-format';
+import {
+  type FieldConfig,
+  type FieldValue,
+  isFileValue,
+  NUMERIC_FIELD_TYPES,
+  type OptionItem,
+} from '@checkin/contract';
+import { formatValue, isEmptyValue } from '../core/value-format';
 import { fileHref, type FileLinkContext } from './file-link';
 
 /** One value as staff read it: formatted per the spec's table, files as links into the CRM. */

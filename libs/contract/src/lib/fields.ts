@@ -38,7 +38,10 @@ export interface FieldConfig {
   readOnly?: boolean;
   /** Unit shown after numbers, e.g. "members". */
   unit?: string;
-  /** Inclusive bounds for numeric types. */
+  /**
+   * Inclusive bounds for numeric types, within what value-limits.ts lets each type hold: percent
+   * keeps 0..100 and number CiviCRM's Int range without being told.
+   */
   min?: number;
   max?: number;
   /** Maximum length for text values. */

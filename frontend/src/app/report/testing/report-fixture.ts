@@ -129,7 +129,7 @@ export function reportFixture(): ReportPayload {
       ],
       Organizing_focus: [
         { value: ['groceries', 'bulk_foods'], date: '2022-07-22T18:05:00', activityId: 1003 },
-        { value: '\u0001groceries\u0001', date: '2022-04-10T19:30:00', activityId: 1002 },
+        { value: ['groceries'], date: '2022-04-10T19:30:00', activityId: 1002 },
       ],
       Organizing_notes: [
         { value: 'Grand opening weekend.', date: '2025-03-10T09:00:00', activityId: 1016 },
