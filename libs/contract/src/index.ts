@@ -6,3 +6,4 @@ export * from './lib/admin';
 export * from './lib/value-limits';
 
 export * from './lib/preload';
+export * from './lib/crm-local-time';

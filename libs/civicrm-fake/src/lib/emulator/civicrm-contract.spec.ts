@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CiviCrmModel, type CiviCrmVersion } from '../in-memory/civicrm-model';
+import { CiviCrmModel, type CiviCrmVersion } from '../../index';
 import { CiviCrmEmulator, DEFAULT_EMULATOR_LOGIN } from './civicrm-emulator';
 
 /**

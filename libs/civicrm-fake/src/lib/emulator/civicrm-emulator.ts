@@ -13,12 +13,12 @@ import {
   ANONYMOUS_USER,
   Api4Error,
   type ApiUser,
-  type CiviCrmModel,
+  CiviCrmModel,
   type CiviCrmVersion,
+  type CiviCrmModelOptions,
   CrmFatalError,
   WRITE_ACTIONS,
-} from '../in-memory/civicrm-model';
-import { createDemoModel } from '../in-memory/demo-data';
+} from '../../index';
 
 /**
  * A CiviCRM over real HTTP for tests, benchmarks and the demo: the in-memory model behind the
@@ -71,8 +71,13 @@ export interface CiviCrmEmulatorOptions {
   extensionInstalled?: boolean;
   /** For the default model: the CRM's time zone, IANA (default 'UTC'). */
   timeZone?: string;
-  /** Defaults to a fresh model with the demo data, built with the three options above. */
+  /** Defaults to `createModel` called with the three options above. */
   model?: CiviCrmModel;
+  /**
+   * Builds the default model. The seed is the caller's: the back end passes its demo data,
+   * which follows its field configuration (docs/emulator.md). Defaults to a stock CiviCRM.
+   */
+  createModel?: (options: Omit<CiviCrmModelOptions, 'seed'>) => CiviCrmModel;
   latencyMs?: number;
   /** Keep only the newest this many recorded calls (default: every call), for long runs. */
   recordLimit?: number;
@@ -177,7 +182,7 @@ export class CiviCrmEmulator {
     });
     const model =
       options.model ??
-      createDemoModel({
+      (options.createModel ?? ((modelOptions) => new CiviCrmModel(modelOptions)))({
         ...(options.civicrmVersion ? { civicrmVersion: options.civicrmVersion } : {}),
         ...(options.extensionInstalled === undefined
           ? {}
