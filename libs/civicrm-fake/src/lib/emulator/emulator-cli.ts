@@ -1,6 +1,7 @@
 import { isKnownTimeZone } from '@checkin/contract';
 import type { CiviCrmModel, CiviCrmModelOptions } from '../../index';
-import { CiviCrmEmulator, type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY } from './civicrm-emulator';
+import { CiviCrmEmulator } from './civicrm-emulator';
+import { type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY } from './emulator-types';
 
 /**
  * The emulator's command line:

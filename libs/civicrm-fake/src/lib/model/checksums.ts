@@ -1,6 +1,5 @@
-import { DEFAULT_CHECKSUM_TTL_HOURS } from './types';
-import type { CrmRow } from './types';
 import { ModelBase } from './model-base';
+import { DEFAULT_CHECKSUM_TTL_HOURS, type CrmRow } from './types';
 import { fail, md5, safeEqual } from './values';
 
 /** Contact checksums (Contact.getChecksum, Contact.validateChecksum) and the signatures they share with file URLs. */

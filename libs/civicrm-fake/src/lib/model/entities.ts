@@ -8,6 +8,10 @@ import {
 } from './types';
 import { FILE_ENTITY_ID, fileBytes, storedFileName } from './values';
 
+/**
+ * The tables: every entity the model knows, its fields, pseudoconstants, actions and the permissions each action needs.
+ */
+
 const CRUD = ['get', 'create', 'update', 'delete', 'save'];
 export const now = (model: FieldContext) => model.localNow();
 export const id: FieldDef = { name: 'id', type: 'Int', readOnly: true };

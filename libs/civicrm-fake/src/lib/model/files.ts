@@ -1,9 +1,8 @@
-import { ENTITIES } from './entities';
-import { asArray } from './values';
-import { ModelChecksums } from './checksums';
 import { createHash, createHmac } from 'node:crypto';
+import { ModelChecksums } from './checksums';
+import { ENTITIES } from './entities';
 import { DEFAULT_CHECKSUM_TTL_HOURS, type StoredFile } from './types';
-import { base64Url, fileBytes, safeEqual, storedFileName } from './values';
+import { asArray, base64Url, fileBytes, safeEqual, storedFileName } from './values';
 
 /** Stored files and their signed URLs, as Attachment.get and File joins hand them out. */
 export abstract class ModelFiles extends ModelChecksums {

@@ -1,5 +1,5 @@
-import { ENTITIES } from './entities';
 import { randomBytes } from 'node:crypto';
+import { ENTITIES } from './entities';
 import {
   ADMIN_USER,
   ALL_PERMISSIONS,

@@ -1,6 +1,8 @@
 import { type Operator } from './types';
 import { type ResolvedField, comparable, compareComparable, fail, isEmptyValue, likeRegex } from './values';
 
+/** APIv4 where operators and sort order, one value at a time (docs/civicrm-wire-protocol.md). */
+
 export function mentionsField(clauses: unknown[], field: string): boolean {
   return clauses.some((clause) => {
     if (!Array.isArray(clause)) return false;

@@ -1,9 +1,15 @@
-import type { FieldDef } from './types';
-import type { CrmRow } from './types';
 import { ACTIVITY_CONTACT_DEF, ENTITIES } from './entities';
 import { ModelFiles } from './files';
 import { compareForSort, mentionsField, operatorTest } from './query-operators';
-import { API4_OPERATORS, type EntityDef, type JoinSpec, type Operator, type StoredRecord } from './types';
+import {
+  API4_OPERATORS,
+  type EntityDef,
+  type JoinSpec,
+  type Operator,
+  type StoredRecord,
+  type CrmRow,
+  type FieldDef,
+} from './types';
 import {
   FILE_ENTITY_ID,
   type Params,

@@ -1,5 +1,7 @@
 import type { CiviCrmModel } from './civicrm-model';
 
+/** The model's vocabulary: errors, versions, API users, options, and how records and entities are stored. */
+
 /** One record as the API answers it. */
 export type CrmRow = Record<string, unknown>;
 

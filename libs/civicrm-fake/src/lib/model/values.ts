@@ -1,6 +1,10 @@
-import { toCrmLocalTime } from '@checkin/contract';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { toCrmLocalTime } from '@checkin/contract';
 import { Api4Error, type CrmDataType, type FieldDef, type StoredRecord } from './types';
+
+/**
+ * Typed values as CiviCRM stores them: dates in the CRM's zone, comparisons, money, munged names, file names.
+ */
 
 /** On a File joined to a row (5.81's url names that row as `eid`). */
 export const FILE_ENTITY_ID = '__eid';

@@ -1,8 +1,14 @@
-import type { CrmRow } from './types';
-import { ENTITIES } from './entities';
 import { randomBytes } from 'node:crypto';
+import { ENTITIES } from './entities';
 import { ModelQuery } from './query';
-import { Api4Error, type EntityDef, type FieldDef, type StoredRecord, type TableName } from './types';
+import {
+  Api4Error,
+  type EntityDef,
+  type FieldDef,
+  type StoredRecord,
+  type TableName,
+  type CrmRow,
+} from './types';
 import {
   DB_ERROR,
   FILE_BYTES,
