@@ -28,9 +28,12 @@ import { type Params, fail, isPlainObject, jsonCopy } from './values';
  *
  * A fresh model holds what a fresh CiviCRM holds (activity types and statuses, stock
  * relationship types, the domain organization); the deployment's custom fields and the demo
- * contacts come from a seed function (see demo-data.ts).
+ * contacts come from a seed function (the back end's demo-data.ts).
+ *
+ * Each concern is a layer in its own file, each class extending the one before: model-base.ts
+ * (state, lookups), checksums.ts, files.ts, query.ts (get), writes.ts, api3.ts, and this one
+ * (APIv4 dispatch, permissions, the stock seed, snapshots).
  */
-
 export class CiviCrmModel extends ModelApi3 {
   private seeded: ModelSnapshot;
 

@@ -23,23 +23,15 @@ import { asArray, fail, formatInZone } from './values';
 /** The model's state and the lookups every concern shares: tables, custom fields, option lists. */
 export abstract class ModelBase {
   baseUrl: string;
-
   readonly civicrmVersion: CiviCrmVersion;
-
   readonly extensionInstalled: boolean;
-
   readonly timeZone: string;
-
   protected state: ModelState;
-
   protected readonly clock: () => Date;
-
   /** True while the seed runs: a site set up long ago, whose names predate munging. */
   protected seeding = false;
-
   /** The call being answered (permissions, the service's marker header). */
   protected context: Required<Pick<CallContext, 'user'>> & CallContext = { user: ADMIN_USER };
-
   /** Custom fields per entity, rebuilt after any write to CustomGroup or CustomField. */
   protected customCache = new Map<EntityName, Map<string, FieldDef>>();
 
