@@ -28,9 +28,15 @@ export default tseslint.config(
         {
           allow: [],
           depConstraints: [
-            { sourceTag: 'scope:backend', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // The CiviCRM fake (libs/civicrm-fake) is for the back end's stub wiring, its
+            // emulator entry point and its tests; the front end and the contract never see it.
+            {
+              sourceTag: 'scope:backend',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:civicrm-fake'],
+            },
             { sourceTag: 'scope:frontend', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:civicrm-fake', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],

@@ -6,8 +6,13 @@ module.exports = {
   displayName: 'backend',
   testEnvironment: 'node',
   rootDir: __dirname,
-  // libs/contract has no runner of its own: its specs run here, and only here.
-  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/../libs/contract/src'],
+  // The libraries' own specs run here, once: tools/run-tests.mjs counts this suite.
+  roots: [
+    '<rootDir>/src',
+    '<rootDir>/test',
+    '<rootDir>/../libs/contract/src',
+    '<rootDir>/../libs/civicrm-fake/src',
+  ],
   testMatch: ['**/*.spec.ts'],
   // The real-CiviCRM suite (test/civicrm) runs through tools/civicrm/real-suite.mjs, against a CiviCRM it starts.
   testPathIgnorePatterns: ['/node_modules/', '/test/civicrm/'],
@@ -17,6 +22,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper: {
     '^@checkin/contract$': '<rootDir>/../libs/contract/src/index.ts',
+    '^@checkin/civicrm-fake$': '<rootDir>/../libs/civicrm-fake/src/index.ts',
+    '^@checkin/civicrm-fake/emulator$': '<rootDir>/../libs/civicrm-fake/src/emulator.ts',
   },
   testTimeout: 20000,
   coverageDirectory: '../dist/coverage/backend',

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { authenticationHeaders } from '../src/app/crm/civicrm-http.client';
-import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
+import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
 import {
   type RouteRequest,
   routeRequest,
@@ -40,7 +41,7 @@ describe('service overhead per request', () => {
   let service: BuiltProcess;
 
   beforeAll(async () => {
-    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY });
+    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, createModel: createDemoModel });
     proxy = await CrmProxy.start(emulator.baseUrl, { replayReads: true });
     // BENCH_CPU_PROFILE_DIR=<folder>: the service writes a V8 CPU profile there when it stops
     // (tools/bench/cpu-profile-summary.mjs sums it by function and by package).

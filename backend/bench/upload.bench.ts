@@ -1,4 +1,5 @@
-import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
+import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
 import { MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
 import {
   DEMO_LINK,
@@ -44,7 +45,7 @@ describe('a 5 MiB upload', () => {
   let service: BuiltProcess;
 
   beforeAll(async () => {
-    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY });
+    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, createModel: createDemoModel });
     proxy = await CrmProxy.start(emulator.baseUrl, { replayReads: false });
     service = await startBuiltService(
       { baseUrl: proxy.url, apiKey: TEST_API_KEY },

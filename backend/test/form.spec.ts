@@ -1,6 +1,6 @@
 import type { ErrorBody, FormDataPayload } from '@checkin/contract';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
-import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import {
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_STATUS_NAME,

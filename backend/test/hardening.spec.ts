@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
 import {
   createDemoModel,
   DEMO_CHECKSUM,

@@ -5,7 +5,7 @@ import {
   FORM_CONTACT_RELATIONSHIP,
 } from '../src/app/crm/crm-names';
 import { ACTIVITY_FIELDS } from '../src/app/fields/field-config';
-import type { EmulatorFault } from '../src/app/crm/emulator/civicrm-emulator';
+import type { EmulatorFault } from '@checkin/civicrm-fake/emulator';
 import {
   createDemoModel,
   DEMO_ORG_ID,

@@ -1,5 +1,5 @@
 import type { ErrorBody, FieldHistoryEntry, ReportPayload } from '@checkin/contract';
-import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from '../src/app/crm/crm-names';
 import {
   createDemoModel,

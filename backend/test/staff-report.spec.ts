@@ -1,5 +1,5 @@
 import type { FieldValue, FileValue, StaffFieldReport, StaffReportPayload } from '@checkin/contract';
-import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_TYPE_NAME } from '../src/app/crm/crm-names';
 import {
   createDemoModel,
@@ -10,7 +10,7 @@ import {
   DEMO_PERSON_ID,
   MULTI_ORG_IDS,
 } from '../src/app/crm/in-memory/demo-data';
-import type { CiviCrmModel } from '../src/app/crm/in-memory/civicrm-model';
+import type { CiviCrmModel } from '@checkin/civicrm-fake';
 import { startTestApp, TEST_API_KEY, TEST_STAFF_KEY, type TestApp } from './support/test-app';
 
 const SITE_KEY = 'staff-report-site-key-0123';

@@ -1,7 +1,7 @@
 import type { SubmitResponse } from '@checkin/contract';
 import { randomUUID } from 'node:crypto';
 import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../src/app/crm/crm-names';
-import { CiviCrmEmulator } from '../src/app/crm/emulator/civicrm-emulator';
+import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
 import {
   createDemoModel,
   DEMO_CHECKSUM,

@@ -1,7 +1,7 @@
 import type { ErrorBody, FieldValues, FormDataPayload, SubmitResponse } from '@checkin/contract';
 import { randomUUID } from 'node:crypto';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
-import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
 import { CRM_CLIENT } from '../src/app/crm/crm-client';
-import type { RecordedCall } from '../src/app/crm/emulator/civicrm-emulator';
+import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { CONTACT_CUSTOM_GROUP } from '../src/app/crm/crm-names';
 import {
   createDemoModel,

@@ -1,5 +1,5 @@
 import type { CrmClient } from '../../src/app/crm/crm-client';
-import { WRITE_ACTIONS } from '../../src/app/crm/in-memory/civicrm-model';
+import { WRITE_ACTIONS } from '@checkin/civicrm-fake';
 
 /**
  * Which CRM calls of a request went out together, seen from the service: every call the CRM

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OwnerAccessService } from '../../src/app/auth/owner-access.service';
-import type { EmulatorFault, EmulatorFaultKind } from '../../src/app/crm/emulator/civicrm-emulator';
+import type { EmulatorFault, EmulatorFaultKind } from '@checkin/civicrm-fake/emulator';
 import { CONTACT_CUSTOM_GROUP, SUBMISSION_ID_FIELD } from '../../src/app/crm/crm-names';
 import { DEMO_ORG_ID } from '../../src/app/crm/in-memory/demo-data';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/test-app';

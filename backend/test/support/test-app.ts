@@ -3,7 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app/bootstrap';
 import { type AppConfig, loadAppConfig } from '../../src/app/config/app-config';
-import { CiviCrmEmulator } from '../../src/app/crm/emulator/civicrm-emulator';
+import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
+import { createDemoModel } from '../../src/app/crm/in-memory/demo-data';
 import { AppLogger } from '../../src/app/logging/app-logger';
 
 export const TEST_API_KEY = 'test-api-key-0123456789';
@@ -34,7 +35,11 @@ export interface TestAppOptions {
 
 /** The application in live mode against a CiviCRM emulator on a free port (see bootService). */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, ...options.emulator });
+  const emulator = await CiviCrmEmulator.start({
+    apiKey: TEST_API_KEY,
+    createModel: createDemoModel,
+    ...options.emulator,
+  });
   const service = await bootService({
     ...(options.stub ? {} : { CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY }),
     ...options.env,

@@ -7,3 +7,4 @@ export * from './lib/value-limits';
 export * from './lib/field-values';
 
 export * from './lib/preload';
+export * from './lib/crm-local-time';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValues } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
-import { crmLocalTimeToIso } from './crm-local-time';
+import { crmLocalTimeToIso } from '@checkin/contract';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
 import { CrmSiteService } from './crm-site.service';
 import { fileJoinsFor, fileNameColumns, fromCrmValue, selectFor } from './crm-values';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmError } from './crm-errors';
-import { crmLocalTimeToIso, isKnownTimeZone, toCrmLocalTime } from './crm-local-time';
+import { crmLocalTimeToIso, isKnownTimeZone, toCrmLocalTime } from '@checkin/contract';
 
 /** What the service learns about the CiviCRM site it talks to, once. */
 export interface CrmSiteInfo {

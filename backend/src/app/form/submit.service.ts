@@ -6,7 +6,7 @@ import { CrmError } from '../crm/crm-errors';
 import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../crm/crm-names';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { CrmSiteService } from '../crm/crm-site.service';
-import { toCrmLocalTime } from '../crm/crm-local-time';
+import { toCrmLocalTime } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';

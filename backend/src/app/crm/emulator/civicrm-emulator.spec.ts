@@ -1,7 +1,11 @@
 import { ACTIVITY_TYPE_NAME } from '../crm-names';
-import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from '../in-memory/demo-data';
-import { CiviCrmEmulator, DEFAULT_EMULATOR_API_KEY, DEFAULT_EMULATOR_LOGIN } from './civicrm-emulator';
-import { parseEmulatorArgs } from './emulator.main';
+import {
+  CiviCrmEmulator,
+  DEFAULT_EMULATOR_API_KEY,
+  DEFAULT_EMULATOR_LOGIN,
+  parseEmulatorArgs,
+} from '@checkin/civicrm-fake/emulator';
+import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID, createDemoModel } from '../in-memory/demo-data';
 
 const API_KEY = 'spec-api-key';
 const HEADERS = { 'X-Civi-Auth': `Bearer ${API_KEY}`, 'X-Requested-With': 'XMLHttpRequest' };
@@ -30,7 +34,7 @@ describe('CiviCrmEmulator', () => {
   let emulator: CiviCrmEmulator;
 
   beforeAll(async () => {
-    emulator = await CiviCrmEmulator.start({ apiKey: API_KEY });
+    emulator = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createDemoModel });
   });
   afterAll(() => emulator.stop());
   beforeEach(() => emulator.reset());
@@ -284,6 +288,7 @@ describe('CiviCrmEmulator', () => {
 
       beforeAll(async () => {
         guarded = await CiviCrmEmulator.start({
+          createModel: createDemoModel,
           apiKey: API_KEY,
           siteKey: 'site-key',
           basicAuth: { user: 'web', password: 'secret' },
@@ -438,6 +443,7 @@ describe('CiviCrmEmulator', () => {
 
     it('serves the extension route only to users with "access uploaded files"', async () => {
       const limited = await CiviCrmEmulator.start({
+        createModel: createDemoModel,
         apiKey: API_KEY,
         apiUsers: { 'staff-key': { permissions: ['authenticate with api key', 'access CiviCRM'] } },
       });
@@ -512,6 +518,7 @@ describe('CiviCrmEmulator', () => {
 
     it('answers CheckinMiddleware.info, and refuses getChecksum to a non-admin API user with 403', async () => {
       const limited = await CiviCrmEmulator.start({
+        createModel: createDemoModel,
         apiKey: API_KEY,
         timeZone: 'America/Chicago',
         apiUsers: {
@@ -569,6 +576,7 @@ describe('CiviCrmEmulator', () => {
       let old: CiviCrmEmulator;
       beforeAll(async () => {
         old = await CiviCrmEmulator.start({
+          createModel: createDemoModel,
           apiKey: API_KEY,
           civicrmVersion: '5.81',
           extensionInstalled: false,
@@ -682,7 +690,11 @@ describe('CiviCrmEmulator', () => {
     });
 
     it('keeps only the newest calls when given a record limit', async () => {
-      const limited = await CiviCrmEmulator.start({ apiKey: API_KEY, recordLimit: 2 });
+      const limited = await CiviCrmEmulator.start({
+        apiKey: API_KEY,
+        createModel: createDemoModel,
+        recordLimit: 2,
+      });
       try {
         for (const id of [1, 2, 3]) {
           await fetch(
@@ -772,7 +784,7 @@ describe('CiviCrmEmulator', () => {
   });
 
   it('stops even while a slow answer is pending', async () => {
-    const other = await CiviCrmEmulator.start({ apiKey: API_KEY });
+    const other = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createDemoModel });
     other.injectFault({ kind: 'slow', delayMs: 60_000 });
     const pending = fetch(`${other.baseUrl}/civicrm/ajax/api4/Contact/get`, { headers: HEADERS });
     pending.catch(() => undefined);

@@ -6,7 +6,7 @@ import {
   CiviCrmModel,
   CrmFatalError,
   DEFAULT_CHECKSUM_TTL_HOURS,
-} from './civicrm-model';
+} from '@checkin/civicrm-fake';
 import {
   DEMO_CHECK_IN_COUNT,
   DEMO_CHECKSUM,

@@ -16,7 +16,7 @@ import {
   FIELDS_BY_NAME,
   STAGE_OPTIONS,
 } from '../../fields/field-config';
-import { CiviCrmModel, type CiviCrmModelOptions } from './civicrm-model';
+import { CiviCrmModel, type CiviCrmModelOptions } from '@checkin/civicrm-fake';
 
 /**
  * The deployment's CRM configuration (custom groups and fields derived from field-config.ts,

@@ -1,6 +1,6 @@
 import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from '../crm-client';
 import { CrmError, type CrmFailure, normalizeV3Values } from '../crm-errors';
-import { Api4Error, type CallContext, type CiviCrmModel, type V3Envelope } from './civicrm-model';
+import { Api4Error, type CallContext, type CiviCrmModel, type V3Envelope } from '@checkin/civicrm-fake';
 
 export interface InMemoryCrmClientOptions {
   /** Delay before every answer, so demos show loading states as a real CRM would. */

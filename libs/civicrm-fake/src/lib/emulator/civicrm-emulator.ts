@@ -1,5 +1,4 @@
-import busboy from 'busboy';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -7,18 +6,59 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import {
   ALL_PERMISSIONS,
   ANONYMOUS_USER,
   Api4Error,
-  type ApiUser,
-  type CiviCrmModel,
-  type CiviCrmVersion,
+  CiviCrmModel,
   CrmFatalError,
   WRITE_ACTIONS,
-} from '../in-memory/civicrm-model';
-import { createDemoModel } from '../in-memory/demo-data';
+  type ApiUser,
+} from '../../index';
+import { isPlainObject, safeEqual } from '../model/values';
+import {
+  CONTENT_ENCODING_HEADER,
+  type CiviCrmEmulatorOptions,
+  DEFAULT_EMULATOR_API_KEY,
+  DEFAULT_EMULATOR_LOGIN,
+  DEFAULT_SLOW_MS,
+  type EmulatorFault,
+  type EmulatorLogin,
+  type Form,
+  type Identity,
+  type PendingSleep,
+  type RecordedCall,
+  type Reply,
+  type Route,
+  SESSION_COOKIE,
+} from './emulator-types';
+import {
+  CSRF_MESSAGE,
+  LOGIN_PAGE,
+  POST_ONLY,
+  api4Error,
+  applyIndex,
+  cookie,
+  download,
+  errorBody,
+  errorPage,
+  faultReply,
+  flattenHeaders,
+  header,
+  html,
+  isReadAction,
+  json,
+  matchRoute,
+  readBody,
+  parseBatch,
+  parseForm,
+  parseParams,
+  safeParams,
+  text,
+  v3Json,
+  v3Params,
+} from './wire';
 
 /**
  * A CiviCRM over real HTTP for tests, benchmarks and the demo: the in-memory model behind the
@@ -26,122 +66,9 @@ import { createDemoModel } from '../in-memory/demo-data';
  * authx and anti-CSRF gates, the 405 rule for writes by GET). It records every request and can
  * be told to misbehave (down, slow, errors, garbage) so the service's failure paths get tested.
  *
- * Plain node:http with no Nest dependency: it also runs alone (emulator.main.ts).
+ * Plain node:http with no Nest dependency: it also runs alone (emulator-cli.ts, which the back end's
+ * emulator.main.ts starts with its demo data).
  */
-
-export const DEFAULT_EMULATOR_API_KEY = 'emulator-api-key';
-
-/** The back-office login the emulator accepts unless told otherwise (as the test CiviCRM's). */
-export const DEFAULT_EMULATOR_LOGIN = { username: 'admin', password: 'admin123pass' } as const;
-
-/** The header the service marks base64 File.create content with (the extension decodes it). */
-export const CONTENT_ENCODING_HEADER = 'x-checkin-content-encoding';
-
-/** Standalone's session cookie. */
-export const SESSION_COOKIE = 'SESSCIVISO';
-
-/** A back-office user who can log in (Standalone's User.login). */
-export interface EmulatorLogin {
-  username: string;
-  password: string;
-  /** Default: every permission (the admin role). */
-  permissions?: readonly string[];
-  contactId?: number;
-}
-
-export interface CiviCrmEmulatorOptions {
-  /** 0 (default) picks a free port. */
-  port?: number;
-  host?: string;
-  apiKey?: string;
-  /** When set, `X-Civi-Key` must carry it. */
-  siteKey?: string;
-  /** When set, a webserver in front demands this Basic Auth before CiviCRM sees anything. */
-  basicAuth?: { user: string; password: string };
-  /**
-   * Further API keys and their users' permissions (the `apiKey` above is an administrator);
-   * e.g. a minimal API user to test permission refusals.
-   */
-  apiUsers?: Record<string, { permissions: readonly string[]; contactId?: number }>;
-  /** Who may log in at User.login (default: DEFAULT_EMULATOR_LOGIN, an administrator). */
-  logins?: readonly EmulatorLogin[];
-  /** For the default model: the release to imitate (default '6.14'). */
-  civicrmVersion?: CiviCrmVersion;
-  /** For the default model: whether the repository's extension is installed (default true). */
-  extensionInstalled?: boolean;
-  /** For the default model: the CRM's time zone, IANA (default 'UTC'). */
-  timeZone?: string;
-  /** Defaults to a fresh model with the demo data, built with the three options above. */
-  model?: CiviCrmModel;
-  latencyMs?: number;
-  /** Keep only the newest this many recorded calls (default: every call), for long runs. */
-  recordLimit?: number;
-}
-
-export interface RecordedCall {
-  version: 3 | 4;
-  method: string;
-  path: string;
-  entity: string;
-  action: string;
-  /** The call's parameters as CiviCRM would read them ({} when absent or unreadable). */
-  params: Record<string, unknown>;
-  /** Request headers, names lowercased. */
-  headers: Record<string, string>;
-  /** HTTP status answered; 0 while pending or when the socket was destroyed. */
-  status: number;
-  /** Arrival time, epoch milliseconds. */
-  at: number;
-  /** Key of the call within a batch request. */
-  batchKey?: string;
-}
-
-export type EmulatorFaultKind = 'down' | 'slow' | 'http500' | 'http401' | 'malformed' | 'v3error';
-
-export interface EmulatorFault {
-  kind: EmulatorFaultKind;
-  /** Only calls to this entity (any call of a batch counts). */
-  entity?: string;
-  action?: string;
-  /** For 'slow': how long the answer takes (default 30 s). */
-  delayMs?: number;
-  /** How many requests it affects; unlimited when absent. */
-  times?: number;
-}
-
-type Route =
-  | { kind: 'api4'; entity: string; action: string }
-  | { kind: 'batch' }
-  | { kind: 'v3' }
-  | { kind: 'file' }
-  | { kind: 'checkinFile'; id: string | null }
-  | { kind: 'page' };
-
-/** Who a request acts as, after authx and the session. */
-type Identity =
-  | { kind: 'key'; user: ApiUser }
-  | { kind: 'session'; user: ApiUser }
-  | { kind: 'anonymous'; user: ApiUser }
-  | { kind: 'refused'; reply: Reply };
-
-interface Reply {
-  status: number;
-  body: string | Buffer;
-  headers: Record<string, string>;
-}
-
-interface PendingSleep {
-  timer: NodeJS.Timeout;
-  resolve: () => void;
-}
-
-type Form = Map<string, string>;
-
-const DEFAULT_SLOW_MS = 30_000;
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const API4_PREFIX = '/civicrm/ajax/api4';
-/** v3 form fields that are not API parameters. */
-const V3_RESERVED = new Set(['entity', 'action', 'json', 'q', 'key', 'api_key', 'version']);
 
 export class CiviCrmEmulator {
   readonly calls: RecordedCall[] = [];
@@ -177,7 +104,7 @@ export class CiviCrmEmulator {
     });
     const model =
       options.model ??
-      createDemoModel({
+      (options.createModel ?? ((modelOptions) => new CiviCrmModel(modelOptions)))({
         ...(options.civicrmVersion ? { civicrmVersion: options.civicrmVersion } : {}),
         ...(options.extensionInstalled === undefined
           ? {}
@@ -566,7 +493,7 @@ export class CiviCrmEmulator {
         version: 4 as const,
         entity: call.entity,
         action: call.action,
-        params: isRecord(call.params) ? call.params : {},
+        params: isPlainObject(call.params) ? call.params : {},
         batchKey,
       }));
       if (records.length === 0) records = [{ ...base, version: 4, entity: '', action: '', params: {} }];
@@ -632,270 +559,5 @@ export class CiviCrmEmulator {
       response,
       json(500, { error_code: 0, error_message: `Emulator failure: ${message}`, status: 500 }),
     );
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-const POST_ONLY = 'SECURITY: All requests that modify the database must be http POST, not GET.';
-
-function matchRoute(pathname: string): Route | undefined {
-  if (pathname === API4_PREFIX || pathname === `${API4_PREFIX}/`) return { kind: 'batch' };
-  if (pathname.startsWith(`${API4_PREFIX}/`)) {
-    const [entity, action, ...rest] = pathname.slice(API4_PREFIX.length + 1).split('/');
-    if (!entity || !action || rest.length > 0) return undefined;
-    return { kind: 'api4', entity: decodeURIComponent(entity), action: decodeURIComponent(action) };
-  }
-  if (pathname === '/civicrm/ajax/rest') return { kind: 'v3' };
-  if (pathname === '/civicrm/file') return { kind: 'file' };
-  // The extension's route takes the id as `?id=N` or as the last segment.
-  const checkin = /^\/civicrm\/checkin-file(?:\/([^/]+))?\/?$/.exec(pathname);
-  if (checkin) return { kind: 'checkinFile', id: checkin[1] ?? null };
-  if (pathname === '/civicrm' || pathname.startsWith('/civicrm/')) return { kind: 'page' };
-  return undefined;
-}
-
-/** CiviCRM lets only actions named get* travel by GET. */
-function isReadAction(action: string): boolean {
-  return action.toLowerCase().startsWith('get');
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.byteLength;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * The request's form fields as PHP's $_REQUEST sees them: query string, overridden by an
- * urlencoded or multipart body. Any other body (raw JSON included) is not read at all.
- */
-async function parseForm(headers: IncomingHttpHeaders, body: Buffer, query: URLSearchParams): Promise<Form> {
-  const form: Form = new Map(query);
-  const type = (headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/x-www-form-urlencoded')) {
-    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) form.set(key, value);
-  } else if (type.startsWith('multipart/form-data')) {
-    for (const [key, value] of await multipartFields(headers, body)) form.set(key, value);
-  }
-  return form;
-}
-
-function multipartFields(headers: IncomingHttpHeaders, body: Buffer): Promise<Array<[string, string]>> {
-  return new Promise((resolve) => {
-    const fields: Array<[string, string]> = [];
-    try {
-      const parser = busboy({ headers });
-      parser.on('field', (name, value) => fields.push([name, value]));
-      parser.on('file', (_name, stream) => stream.resume());
-      parser.on('close', () => resolve(fields));
-      parser.on('error', () => resolve(fields));
-      parser.end(body);
-    } catch {
-      resolve(fields);
-    }
-  });
-}
-
-function parseParams(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    throw new Api4Error(500, 'The params field is not valid JSON');
-  }
-}
-
-function safeParams(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined) return {};
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
-interface BatchCall {
-  entity: string;
-  action: string;
-  params: unknown;
-  index: unknown;
-}
-
-function parseBatch(raw: string | undefined): Array<[string, BatchCall]> | undefined {
-  let parsed: unknown;
-  try {
-    parsed = raw === undefined ? undefined : (JSON.parse(raw) as unknown);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed)) return undefined;
-  const calls: Array<[string, BatchCall]> = [];
-  for (const [key, value] of Object.entries(parsed)) {
-    if (!Array.isArray(value) || typeof value[0] !== 'string' || typeof value[1] !== 'string')
-      return undefined;
-    calls.push([key, { entity: value[0], action: value[1], params: value[2], index: value[3] }]);
-  }
-  return calls;
-}
-
-/** A batch call's `index`: a number picks one row, a string keys the rows by that field. */
-function applyIndex(values: Array<Record<string, unknown>>, index: unknown): unknown {
-  if (typeof index === 'number') return values[index] ?? null;
-  if (typeof index === 'string') return Object.fromEntries(values.map((row) => [String(row[index]), row]));
-  return values;
-}
-
-/** v3 params: loose form fields, overridden by the `json` object when it is one. */
-function v3Params(form: Form): Record<string, unknown> | undefined {
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of form) if (!V3_RESERVED.has(key)) params[key] = value;
-  const raw = form.get('json');
-  if (raw === undefined || raw === '1') return params;
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    return isRecord(parsed) ? { ...params, ...parsed } : params;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function header(headers: IncomingHttpHeaders, name: string): string {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : (value ?? '');
-}
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  return Object.fromEntries(Object.keys(headers).map((name) => [name.toLowerCase(), header(headers, name)]));
-}
-
-function safeEqual(actual: string, expected: string): boolean {
-  const a = Buffer.from(actual);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function text(status: number, body: string): Reply {
-  return { status, body, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
-}
-
-function json(status: number, body: unknown): Reply {
-  return { status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
-}
-
-function v3Json(envelope: unknown): Reply {
-  // APIv3 answers 200 whatever happened; the envelope's is_error says how it went.
-  return json(200, envelope);
-}
-
-/** What Standalone shows anonymous visitors of a page that needs a login. */
-const LOGIN_PAGE =
-  '<!DOCTYPE html>\n<html lang="en" class="crm-standalone"><head><title>Log In</title></head><body>' +
-  '<div class="messages status alert"><span class="msg-title">Please sign in.</span>' +
-  '<span class="msg-text">You need to be logged in to access this page.</span></div></body></html>\n';
-
-const CSRF_MESSAGE = 'SECURITY ALERT: Ajax requests can only be issued by javascript clients';
-
-/**
- * CiviCRM's APIv4 error body. A user allowed to see debug output (the admin) reads the real
- * message (6.14 adds an error_id); anyone else a generic sentence with an error id.
- */
-function errorBody(
-  error: Api4Error,
-  user: ApiUser | undefined,
-  version: CiviCrmVersion,
-): { error_code: number | string; error_message: string; status: number; error_id?: string } {
-  const errorId = () => [0, 1, 2].map(() => randomBytes(3).toString('base64url').slice(0, 4)).join('-');
-  const debug =
-    !user || user.permissions.includes(ALL_PERMISSIONS) || user.permissions.includes('view debug output');
-  if (!debug) {
-    return {
-      error_code: '1',
-      error_message: `Sorry an error occurred and your request was not completed. (Error ID: ${errorId()})`,
-      status: error.status,
-    };
-  }
-  return {
-    ...(version === '6.14' ? { error_id: errorId() } : {}),
-    error_code: error.errorCode,
-    error_message: error.message,
-    status: error.status,
-  };
-}
-
-function api4Error(error: Api4Error, user?: ApiUser, version: CiviCrmVersion = '6.14'): Reply {
-  return json(error.status, errorBody(error, user, version));
-}
-
-function html(status: number, body: string): Reply {
-  return { status, body, headers: { 'Content-Type': 'text/html; charset=UTF-8' } };
-}
-
-/** The shape of CiviCRM's fatal error page (CRM_Core_Error), message included. */
-function errorPage(message: string, baseUrl: string): string {
-  const escaped = message.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
-  return (
-    '<!DOCTYPE html>\n<html lang="en"><head><title>Error</title></head><body>' +
-    '<div id="crm-container" class="crm-container"><div class="crm-fatal"><div class="crm-fatal-messages">' +
-    `<div class="crm-section crm-error-message">${escaped}</div>` +
-    `<div class="crm-section crm-return-to-home"><a class="btn" href="${baseUrl}/">Return home</a></div>` +
-    '</div></div></div></body></html>\n'
-  );
-}
-
-/** CRM_Utils_System::download. */
-function download(content: Buffer, mimeType: string | null, fileName: string, disposition: string): Reply {
-  return {
-    status: 200,
-    body: content,
-    headers: {
-      'Content-Type': mimeType ?? 'application/octet-stream',
-      'Content-Disposition': `${disposition}; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
-      'Cache-Control': 'no-store, no-cache, must-revalidate',
-    },
-  };
-}
-
-function cookie(headers: IncomingHttpHeaders, name: string): string | undefined {
-  for (const part of header(headers, 'cookie').split(';')) {
-    const [key = '', ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
-}
-
-function faultReply(fault: EmulatorFault): Reply {
-  switch (fault.kind) {
-    case 'http500':
-      // A CRM that crashed: PHP's error page, not CiviCRM's JSON envelope (an outage, not a refusal).
-      return {
-        status: 500,
-        body: '<html><body><h1>Internal Server Error</h1></body></html>',
-        headers: { 'Content-Type': 'text/html' },
-      };
-    case 'http401':
-      return text(401, 'HTTP 401 Invalid credential');
-    case 'malformed':
-      return {
-        status: 200,
-        body: '<html><body>Site under maintenance</body></html>',
-        headers: { 'Content-Type': 'text/html' },
-      };
-    case 'v3error':
-      return v3Json({ is_error: 1, error_message: 'Injected fault' });
-    case 'down':
-    case 'slow':
-      return api4Error(new Api4Error(500, `Fault ${fault.kind} has no reply of its own`));
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { CiviCrmModel, type CiviCrmVersion } from '../in-memory/civicrm-model';
-import { CiviCrmEmulator, DEFAULT_EMULATOR_LOGIN } from './civicrm-emulator';
+import { CiviCrmModel, type CiviCrmVersion } from '../../index';
+import { CiviCrmEmulator } from './civicrm-emulator';
+import { DEFAULT_EMULATOR_LOGIN } from './emulator-types';
 
 /**
  * Contract scenarios: one flow of calls whose answers are reduced to a digest (what the service
