@@ -6,8 +6,8 @@ const requiredCrmSettings = require('./src/app/config/required-crm-settings.json
 
 /**
  * A production build (NODE_ENV=production in the build's environment, as on the hosting
- * platform) refuses to build without the CRM settings the service needs to run (spec:
- * "the build fails with a clear message"), instead of shipping a bundle that cannot start.
+ * platform) refuses to build without the CRM settings the service needs to run (docs/product-rules.md,
+ * "Production"), instead of shipping a bundle that cannot start.
  * There is no way around it: tests and CI build without NODE_ENV=production, and such a
  * bundle says so when started in production (BUILD_KIND below).
  */

@@ -66,7 +66,7 @@ export interface DesiredSchema {
 export const ACTIVITY_GROUP_SETTING = 'CRM_ACTIVITY_CUSTOM_GROUP';
 export const CONTACT_GROUP_SETTING = 'CRM_CONTACT_CUSTOM_GROUP';
 
-/** The spec's names: what the service uses when the two settings are not set. */
+/** The names of docs/product-rules.md, "CRM names": what the service uses when the two settings are not set. */
 export const DEFAULT_GROUP_NAMES: CustomGroupNames = {
   activity: ACTIVITY_CUSTOM_GROUP,
   contact: CONTACT_CUSTOM_GROUP,

@@ -16,7 +16,7 @@ export class CiviCrmUrls {
     return this.route('civicrm/ajax/rest');
   }
 
-  /** The bare file address staff fall back to (spec: reset=1 and id). */
+  /** The bare file address staff fall back to (docs/product-rules.md, "Staff report", rule 7). */
   file(id: number): string {
     return this.route('civicrm/file', { reset: '1', id: String(id) });
   }

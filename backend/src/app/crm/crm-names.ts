@@ -1,4 +1,4 @@
-/** Names in the CRM that the service depends on (spec: Resources and their fields). */
+/** Names in the CRM that the service depends on (docs/product-rules.md, "CRM names"). */
 export const ACTIVITY_TYPE_NAME = 'Check-in (organizing)';
 export const ACTIVITY_CUSTOM_GROUP = 'Check_in_data__organizing_';
 export const CONTACT_CUSTOM_GROUP = 'Food_Co_op_Organizing';

@@ -71,7 +71,7 @@ export function fromCrmValue(field: FieldConfig, raw: unknown, fileName?: unknow
   }
 }
 
-/** A submitted form value written as CiviCRM stores it: a file as its id (spec, submit rule 4). */
+/** A submitted form value written as CiviCRM stores it: a file as its id (docs/product-rules.md, "Submit", rule 4). */
 export function toCrmValue(field: FieldConfig, value: FieldValue): unknown {
   if (value === null || value === '') return null;
   if (field.type === 'file') return typeof value === 'object' && !Array.isArray(value) ? value.id : value;

@@ -56,7 +56,7 @@ export class FormDataService {
     };
   }
 
-  /** First and last name, and the primary email through the email_primary join (spec). */
+  /** First and last name, and the primary email through the email_primary join (docs/product-rules.md, "CRM names"). */
   private async identity(contactId: number): Promise<ContactIdentity> {
     const [row] = await this.crm.api4('Contact', 'get', {
       select: ['first_name', 'last_name', PRIMARY_EMAIL],

@@ -39,7 +39,7 @@ export function activityPrefill(checkinsNewestFirst: readonly CheckinRecord[]): 
 
 /**
  * The form's starting values, keyed by form-side name: the activity-bound prefill above, then the
- * organization's contact-bound values merged in (spec, form data rule 2; they are the
+ * organization's contact-bound values merged in (docs/product-rules.md, "Form data", rule 1; they are the
  * organization's current facts, so they win), and the derived stage for the read-only
  * current_stage field. Identity never goes in here: it travels in FormDataPayload.contact.
  */

@@ -33,7 +33,7 @@ export interface SubmissionWrites {
 
 /**
  * Splits validated form values into contact-bound (crmContactField) and activity-bound
- * (crmField) CRM values (spec, submit rule 1). A file value becomes its id (rule 4); Stage is
+ * (crmField) CRM values (docs/product-rules.md, "Submit", rule 1). A file value becomes its id (rule 4); Stage is
  * never written (rule 5). Names outside the configuration are not written either.
  */
 export function splitSubmission(

@@ -45,7 +45,7 @@ const MAX_LISTED_GROUPS = 500;
 const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'is_active'];
 
 /**
- * The spec's diagnostic probes, each a Terminus indicator that is down when it finds a problem:
+ * The diagnostic probes of docs/product-rules.md, "Health", each a Terminus indicator that is down when it finds a problem:
  * the stage option group resolved through the Stage field's metadata, the 'Primary Contact'
  * relationship type (with near matches when it is missing or disabled), and a contact's
  * relationships with direction problems flagged. They read the CRM live, past every cache,

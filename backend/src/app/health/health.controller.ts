@@ -18,7 +18,7 @@ import { RedisHealthIndicator } from './redis.health';
 /**
  * docs/decisions.md, "Health". `live`: the process answers (no CRM call, so a CRM outage never restarts it).
  * `ready`: the CRM (and Redis, when configured) answer, so a load balancer sends traffic only
- * to instances that can serve it. The bare route: the spec's diagnostics, behind the admin key
+ * to instances that can serve it. The bare route: the diagnostics of docs/product-rules.md, "Health", behind the admin key
  * whenever a CRM is configured. Every answer is Terminus's body; 503 when something is down.
  * Probes are not counted against the read limit, so a load balancer never locks itself out;
  * `ready` has its own, far higher, per-address limit and shares one CRM probe between callers.

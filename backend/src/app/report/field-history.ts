@@ -12,7 +12,7 @@ import { clearedFieldsOf } from '../form/cleared-answers';
 /**
  * For every field, every non-empty value with its activity's date, newest first, and a null
  * entry where a check-in cleared the answer (cleared-answers.ts); only fields with at least one
- * value appear (spec, Report route 4; docs/decisions.md, "Report shapes"). `checkins` must already be
+ * value appear (docs/product-rules.md, "Report", rule 4; docs/decisions.md, "Report shapes"). `checkins` must already be
  * newest first (date, then id), as CheckinRecordsService.listCheckins returns them.
  *
  * The walk goes check-in by check-in, reading each record's values once: an organization with

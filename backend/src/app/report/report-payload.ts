@@ -22,7 +22,7 @@ export interface ReportSources {
 }
 
 /**
- * The report route's answer (spec, Report route; docs/decisions.md, "Report shapes"). Pure: the route reads the CRM,
+ * The report route's answer (docs/product-rules.md, "Report"; docs/decisions.md, "Report shapes"). Pure: the route reads the CRM,
  * this shapes what it read, so the benchmark and the unit specs run the exact code the route does.
  */
 export function buildReportPayload(sources: ReportSources): ReportPayload {

@@ -9,7 +9,7 @@ import { buildReportPayload } from './report-payload';
 /**
  * GET /api/report for an organization the owner access guard has already let through: the
  * organization's name, all its check-ins and the option lists, read together in one round trip
- * (spec, Report route 3). In stub mode the CRM is the in-memory model, so this same code
+ * (docs/product-rules.md, "Report", rule 3). In stub mode the CRM is the in-memory model, so this same code
  * answers with the demo organization's history.
  */
 @Injectable()

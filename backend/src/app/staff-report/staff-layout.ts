@@ -50,7 +50,7 @@ const ORGANIZATION_SECTION_TITLE = 'Organization';
 /**
  * Fields the report presents elsewhere or not at all: Stage is the current stage and each
  * submission's stage; Submission_ID is the form's idempotency key, noise to staff. The
- * organization's own Stage is for CRM list views and never read by the service (spec), so it
+ * organization's own Stage is for CRM list views and never read by the service (docs/product-rules.md, "CRM names"), so it
  * is not shown beside the derived stage it may disagree with.
  */
 const NOT_SHOWN_AS_FIELDS: ReadonlySet<string> = new Set([

@@ -4,7 +4,7 @@ import { StaffKeyGuard } from '../auth/secret-key.guard';
 import { Errors } from '../errors/app-error';
 import { StaffReportService } from './staff-report.service';
 
-/** Staff report (spec, Staff report; docs/decisions.md, "Staff page"): `X-Staff-Key` checked before anything else. */
+/** Staff report (docs/product-rules.md, "Staff report"; docs/decisions.md, "Staff page"): `X-Staff-Key` checked before anything else. */
 @Controller('api/staff')
 @UseGuards(StaffKeyGuard)
 export class StaffReportController {

@@ -11,7 +11,7 @@ export async function detectContentType(bytes: Uint8Array): Promise<string | und
 }
 
 /**
- * Whether the bytes are what the browser declared (spec, upload rule 6). DOC and XLS are OLE2
+ * Whether the bytes are what the browser declared (docs/product-rules.md, "Uploads", rule 6). DOC and XLS are OLE2
  * containers, which is all their leading bytes can tell (docs/decisions.md, "Limits").
  */
 export async function contentMatchesType(bytes: Uint8Array, type: AllowedFileType): Promise<boolean> {

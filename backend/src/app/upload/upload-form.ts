@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error';
 import { UploadErrors } from './upload-errors';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from './upload-policy';
 
-/** The multipart part that carries the file (spec, upload request). */
+/** The multipart part that carries the file (docs/product-rules.md, "Uploads"). */
 export const FILE_PART = 'file';
 
 export interface ReceivedFile {

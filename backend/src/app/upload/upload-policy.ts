@@ -1,11 +1,11 @@
 import type { UploadLimits } from '@checkin/contract';
 
 /**
- * What /api/upload accepts: one global list for every file field (spec, Limits). The form page
+ * What /api/upload accepts: one global list for every file field (docs/product-rules.md, "Uploads", rules 4 and 5). The form page
  * receives the same policy in FormDataPayload.upload, so the file picker and the server agree.
  */
 
-/** 5 MB, kept below the hosting platform's 6 MB synchronous payload limit (spec, Limits). */
+/** 5 MB, kept below the hosting platform's 6 MB synchronous payload limit (docs/product-rules.md, "Uploads", rules 4 and 5). */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 /**

@@ -14,7 +14,7 @@ import type { UploadForm } from './upload-form';
 import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from './upload-policy';
 
 /**
- * The upload rules of the spec, in its order: checksum, rate limit, field allowlist, size, MIME
+ * The upload rules of docs/product-rules.md, "Uploads", in their order: checksum, rate limit, field allowlist, size, MIME
  * allowlist, leading bytes, name, then one CRM file record linked to nothing (the CRM's
  * scheduled job removes files no field ends up using). The first three need only the text parts
  * and run in `admit`, before a byte of the file is kept; the rest in `store`. Nothing reaches

@@ -1,7 +1,7 @@
 import { type FieldConfig, type FieldValue, isFileValue, type OptionItem } from '@checkin/contract';
 
 /**
- * The spec's value formatting table, shared by the report and the staff page. Pure functions
+ * The value formatting table of docs/product-rules.md, shared by the report and the staff page. Pure functions
  * of (value, field, options, locale) so every rule is tested without a browser.
  */
 export interface FormatContext {

@@ -326,7 +326,7 @@ export class CheckInEditor {
 
   /** The form's submit: check the answers, then show what will change. Nothing is sent yet. */
   protected review(): void {
-    // The spec's client rule: no submit while an upload is in flight.
+    // docs/product-rules.md, "Uploads", in the browser: no submit while an upload is in flight.
     if (!this.canSubmit()) return;
     const form = this.form();
     this.failure.set(null);

@@ -4,7 +4,7 @@ import { defer, finalize, type Observable } from 'rxjs';
 import { FormApi, type UploadEvent, type UploadRequest } from './form-api';
 
 /**
- * Uploads of one check-in form. A picked file is uploaded at once (spec, upload client rules);
+ * Uploads of one check-in form. A picked file is uploaded at once (docs/product-rules.md, "Uploads");
  * this counts the uploads in flight, because submit is refused while any is.
  */
 @Injectable()
@@ -31,7 +31,7 @@ export type UploadState =
   | { status: 'failed'; message: string };
 
 /**
- * The server's size and type rules (spec, upload rules 4 and 5), checked before any byte is sent
+ * The server's size and type rules (docs/product-rules.md, "Uploads", rules 4 and 5), checked before any byte is sent
  * so a wrong file is explained at once. The server checks again, and also the file's content.
  */
 export function fileProblem(file: File, limits: UploadLimits): string | null {

@@ -21,7 +21,7 @@ import { dayAndTime, formatCalendarDay, formatMonthSpan, SECOND_IN_DAYS } from '
 /**
  * What the report page shows, derived from the API's ReportPayload: the header's counts, the
  * stage sections that have answers, and per field the latest value, the earlier ones and, for
- * numbers, a trend. Every value is formatted here (spec, value formatting), so templates only
+ * numbers, a trend. Every value is formatted here (docs/product-rules.md, "Value formatting"), so templates only
  * place text and the rules are tested without a browser.
  */
 export interface ReportView {
@@ -204,7 +204,7 @@ function entryView(
 }
 
 /**
- * The numeric answers as a series, oldest first, one point per answer (spec: two numeric points
+ * The numeric answers as a series, oldest first, one point per answer (docs/product-rules.md, "Report": two numeric points
  * give a chart). Answers on the same day are placed by their time; two with the very same time
  * keep the CRM's order (newest first, by id) and sit a second apart, so none hides another.
  */

@@ -3,7 +3,7 @@ import { calendarDay } from '../core/value-format';
 import { firstDayOfYear, formatCalendarDay, isoDateOfDay, yearOfDay } from './report-dates';
 
 /**
- * The timeline over the date fields of the stage sections (spec, Report page): one lane per
+ * The timeline over the date fields of the stage sections (docs/product-rules.md, "Report"): one lane per
  * stage rank 1–5, each field's latest date as a marker, an axis from the earliest
  * date to the later of the latest date and Date_Opened, Date_Opened emphasized, and today marked
  * when it falls on the axis. Positions are percentages of the axis, computed from calendar days,
@@ -50,7 +50,7 @@ export interface TimelineLine {
   dateLabel: string;
 }
 
-/** Named by the spec: the opening date is emphasized and always on the axis. */
+/** Named in docs/product-rules.md, "Report": the opening date is emphasized and always on the axis. */
 export const DATE_OPENED_FIELD = 'Date_Opened';
 const MAX_YEAR_TICKS = 8;
 const STAGE_LANE_RANKS: readonly StageRank[] = [1, 2, 3, 4, 5];
@@ -64,7 +64,7 @@ interface DatedField {
 /**
  * Null when no date field of the stage sections has an answer. Otherwise every stage rank 1–5
  * has its lane, dated or not, so the picture of progress keeps its shape from one check-in to
- * the next (spec: one lane per stage rank).
+ * the next (docs/product-rules.md, "Report": one lane per stage rank).
  */
 export function buildTimeline(report: ReportPayload, today: number, locale: string): TimelineView | null {
   const lanes = STAGE_LANE_RANKS.map((rank) => {

@@ -11,7 +11,7 @@ export interface FileLinkContext {
 const SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 /**
- * The address a staff file link opens (spec, Staff report 7-8), first that works of:
+ * The address a staff file link opens (docs/product-rules.md, "Staff report", rules 7 and 8), first that works of:
  * 1. the value's signed `url` from the CRM, absolute as it is, relative resolved against CRM_BASE_URL;
  * 2. the extension route, when configured, with the id in place of `{id}`;
  * 3. the bare CRM file address `{CRM_BASE_URL}/civicrm/file?reset=1&id=<id>`.

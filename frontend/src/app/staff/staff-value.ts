@@ -9,7 +9,7 @@ import {
 import { formatValue, isEmptyValue } from '../core/value-format';
 import { fileHref, type FileLinkContext } from './file-link';
 
-/** One value as staff read it: formatted per the spec's table, files as links into the CRM. */
+/** One value as staff read it: formatted per docs/product-rules.md, "Value formatting", files as links into the CRM. */
 @Component({
   selector: 'app-staff-value',
   changeDetection: ChangeDetectionStrategy.OnPush,

@@ -1,6 +1,6 @@
 import type { FieldValue, FieldValues, FileValue, OptionMap, SectionConfig, StageRank } from './fields';
 
-/** Internal form id (spec). Also keys the browser's draft. */
+/** Internal form id (docs/product-rules.md, "CRM names"). Also keys the browser's draft. */
 export const FORM_ID = 'org_engagement_check_in';
 
 /** The link parameters every owner route takes (docs/decisions.md, "Personal links"). */
