@@ -1,18 +1,25 @@
-import { type ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  BadRequestException,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { CrmError } from '../crm/crm-errors';
 import { AppError, Errors } from './app-error';
 import { GlobalExceptionFilter } from './global-exception.filter';
 
 interface Answer {
+  ended?: boolean;
   status?: number;
   body?: unknown;
   headers: Record<string, string>;
 }
 
-function hostFor(answer: Answer): ArgumentsHost {
+function hostFor(answer: Answer, headersSent = false): ArgumentsHost {
   const response = {
-    headersSent: false,
+    headersSent,
+    end: () => (answer.ended = true),
     setHeader: (name: string, value: string) => (answer.headers[name] = value),
     status(code: number) {
       answer.status = code;
@@ -26,9 +33,9 @@ function hostFor(answer: Answer): ArgumentsHost {
   } as unknown as ArgumentsHost;
 }
 
-function answerTo(exception: unknown): Answer {
+function answerTo(exception: unknown, headersSent = false): Answer {
   const answer: Answer = { headers: {} };
-  new GlobalExceptionFilter().catch(exception, hostFor(answer));
+  new GlobalExceptionFilter().catch(exception, hostFor(answer, headersSent));
   return answer;
 }
 
@@ -48,6 +55,24 @@ describe('GlobalExceptionFilter', () => {
       message: 'Check the highlighted fields.',
       fields: ['Equity_share'],
     });
+  });
+
+  it('keeps the code of each credential a 401 is about', () => {
+    expect(answerTo(Errors.checksumInvalid()).body).toMatchObject({ code: 'CHECKSUM_INVALID' });
+    expect(answerTo(Errors.staffKeyInvalid()).body).toMatchObject({ code: 'STAFF_KEY_INVALID' });
+    expect(answerTo(Errors.adminKeyInvalid()).body).toMatchObject({ code: 'ADMIN_KEY_INVALID' });
+  });
+
+  it('labels an unlabelled 401 UNAUTHORIZED, not a bad checksum', () => {
+    expect(answerTo(new UnauthorizedException())).toMatchObject({
+      status: 401,
+      body: { statusCode: 401, code: 'UNAUTHORIZED', message: expect.any(String) },
+    });
+  });
+
+  it('only ends a response whose headers were already sent, adding no header', () => {
+    const answer = answerTo(Errors.rateLimited(42), true);
+    expect(answer).toEqual({ ended: true, headers: {} });
   });
 
   it('sets Retry-After on rate limiting', () => {

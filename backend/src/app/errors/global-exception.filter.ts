@@ -11,9 +11,14 @@ import type { Request, Response } from 'express';
 import { CrmError } from '../crm/crm-errors';
 import { AppError } from './app-error';
 
+/**
+ * Codes for HttpExceptions that carry none of their own. The service's own 401s say which
+ * credential failed (CHECKSUM_INVALID, STAFF_KEY_INVALID, ADMIN_KEY_INVALID); any other 401 is
+ * only UNAUTHORIZED, never mistaken for a bad link.
+ */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
-  401: 'CHECKSUM_INVALID',
+  401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   408: 'REQUEST_TIMEOUT',
@@ -46,12 +51,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
     const body = this.toBody(exception, request);
-    if (exception instanceof AppError && exception.extra.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(exception.extra.retryAfterSeconds));
-    }
+    // A stream that failed half-way has sent its status and headers already: only end it.
     if (response.headersSent) {
       response.end();
       return;
+    }
+    if (exception instanceof AppError && exception.extra.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(exception.extra.retryAfterSeconds));
     }
     response.status(body.statusCode).json(body);
   }
