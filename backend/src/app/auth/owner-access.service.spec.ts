@@ -10,6 +10,7 @@ type Planned = (params: Api4Params) => CrmRow[];
 
 /** A strict fake: every call must be planned, and every call is recorded. */
 class FakeCrm implements CrmClient {
+  readonly fileBaseUrl = null;
   readonly calls: string[] = [];
   private readonly plans = new Map<string, Planned>();
 

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
-import { CheckinRecordsService } from './checkin-records.service';
+import { CheckInRecordsService } from './check-in-records.service';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmSchemaService } from './crm-schema.service';
 import { CrmSiteService } from './crm-site.service';
@@ -28,8 +28,8 @@ import { StageService } from './stage.service';
     CrmSchemaService,
     CrmSiteService,
     StageService,
-    CheckinRecordsService,
+    CheckInRecordsService,
   ],
-  exports: [CRM_CLIENT, CrmSchemaService, CrmSiteService, StageService, CheckinRecordsService],
+  exports: [CRM_CLIENT, CrmSchemaService, CrmSiteService, StageService, CheckInRecordsService],
 })
 export class CrmModule {}

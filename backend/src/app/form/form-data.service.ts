@@ -6,7 +6,7 @@ import {
   type FormDataPayload,
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckinRecordsService } from '../crm/checkin-records.service';
+import { CheckInRecordsService } from '../crm/check-in-records.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { StageService, toStageInfo } from '../crm/stage.service';
@@ -27,7 +27,7 @@ const PRIMARY_EMAIL = 'email_primary.email';
 export class FormDataService {
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    private readonly records: CheckinRecordsService,
+    private readonly records: CheckInRecordsService,
     private readonly stages: StageService,
     private readonly schema: CrmSchemaService,
   ) {}
@@ -36,11 +36,11 @@ export class FormDataService {
     const [contact, organization, checkins, stageValue, { options, stages }] = await Promise.all([
       this.identity(contactId),
       this.records.readOrganization(orgId, CONTACT_FIELDS),
-      this.records.listCheckins(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.stages.currentStageValue(orgId),
       this.schema.options(ALL_FIELDS),
     ]);
-    const fromCheckins = activityPrefill(checkins);
+    const fromCheckIns = activityPrefill(checkins);
     return {
       formId: FORM_ID,
       contact,
@@ -48,11 +48,11 @@ export class FormDataService {
       currentStage: toStageInfo(stageValue, stages),
       stages,
       // Spec, form data rule 2: the organization's own values are its current facts, so they win.
-      prefill: { ...fromCheckins.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+      prefill: { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
       options,
       sections: [...SECTIONS],
       upload: UPLOAD_LIMITS,
-      lastGiven: fromCheckins.lastGiven,
+      lastGiven: fromCheckIns.lastGiven,
     };
   }
 

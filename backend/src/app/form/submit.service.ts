@@ -124,7 +124,7 @@ export class SubmitService {
       if (error instanceof CrmError && error.isTimeout) {
         this.recheckLater(access.orgId, submissionId);
       } else if (error instanceof CrmError) {
-        await this.removeEmptyCheckin(access, crmTime);
+        await this.removeEmptyCheckIn(access, crmTime);
       }
       throw this.activityNotSaved(error, updatesContact);
     }
@@ -177,7 +177,7 @@ export class SubmitService {
    * The activity row CiviCRM saved when its custom values were refused: this submission's type,
    * organization, subject and exact time, with no submission id (it is one of the refused values).
    */
-  private async removeEmptyCheckin(access: OwnerAccess, crmTime: string): Promise<void> {
+  private async removeEmptyCheckIn(access: OwnerAccess, crmTime: string): Promise<void> {
     try {
       const rows = await this.crm.api4('Activity', 'get', {
         select: ['id'],

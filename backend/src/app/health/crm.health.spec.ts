@@ -6,6 +6,7 @@ import { CrmHealthIndicator } from './crm.health';
 
 /** A CRM that answers Contact.get with one row, or fails as told, and refuses anything else. */
 class FakeCrm implements CrmClient {
+  readonly fileBaseUrl = null;
   readonly calls: Array<{ entity: string; action: string; params?: Api4Params }> = [];
   failure?: CrmFailure | Error;
 

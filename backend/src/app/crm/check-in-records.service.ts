@@ -16,7 +16,7 @@ export interface OrganizationRecord {
   row: CrmRow;
 }
 
-export interface CheckinRecord {
+export interface CheckInRecord {
   id: number;
   /** activity_date_time as an ISO 8601 instant (the CRM's local time read in its zone). */
   date: string;
@@ -41,7 +41,7 @@ export interface ExtraColumns {
  * explicitly, because CiviCRM before 6.2 silently drops the former (docs/civicrm-setup.md).
  */
 @Injectable()
-export class CheckinRecordsService {
+export class CheckInRecordsService {
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly site: CrmSiteService,
@@ -74,11 +74,11 @@ export class CheckinRecordsService {
   }
 
   /** Every check-in of the organization, newest first (date, then id). */
-  async listCheckins(
+  async listCheckIns(
     orgId: number,
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
-  ): Promise<CheckinRecord[]> {
+  ): Promise<CheckInRecord[]> {
     const [rows, timeZone] = await Promise.all([
       this.crm.api4('Activity', 'get', {
         select: [
