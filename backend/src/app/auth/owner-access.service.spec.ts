@@ -4,6 +4,7 @@ import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { OwnerAccessService } from './owner-access.service';
 
 type Planned = (params: Api4Params) => CrmRow[];
@@ -66,7 +67,7 @@ function setup(options: { valid?: boolean; relationships?: CrmRow[]; config?: Pa
     .plan('Relationship.get', () => options.relationships ?? [relationship(PERSON, ORG)]);
   const config = { ...loadAppConfig({}), ...options.config } as AppConfig;
   const service = new OwnerAccessService(
-    crm,
+    new CrmContactsGateway(crm),
     config,
     new RateLimitService(new MemoryRateLimitStore(), config),
   );

@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
 import { CheckInRecordsService } from './check-in-records.service';
+import { CrmContactsGateway } from './contacts.gateway';
+import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmSchemaService } from './crm-schema.service';
 import { CrmSiteService } from './crm-site.service';
@@ -27,9 +29,19 @@ import { StageService } from './stage.service';
     },
     CrmSchemaService,
     CrmSiteService,
+    CrmContactsGateway,
+    CrmFilesGateway,
     StageService,
     CheckInRecordsService,
   ],
-  exports: [CRM_CLIENT, CrmSchemaService, CrmSiteService, StageService, CheckInRecordsService],
+  exports: [
+    CRM_CLIENT,
+    CrmContactsGateway,
+    CrmFilesGateway,
+    CrmSchemaService,
+    CrmSiteService,
+    StageService,
+    CheckInRecordsService,
+  ],
 })
 export class CrmModule {}
