@@ -4,6 +4,15 @@ import { FORM_CONTACT_RELATIONSHIP } from './crm-names';
 import { checkRows, malformed } from './crm-rows';
 import { personSide } from './relationship-sides';
 
+const PRIMARY_EMAIL = 'email_primary.email';
+
+export interface PersonIdentity {
+  firstName: string;
+  lastName: string;
+  /** The primary email, null when there is none. */
+  email: string | null;
+}
+
 export interface OrganizationName {
   id: number;
   name: string;
@@ -116,4 +125,28 @@ export class CrmContactsGateway {
       name: String(row['organization_name'] || row['display_name'] || `Organization ${String(row['id'])}`),
     }));
   }
+
+  /** First and last name, and the primary email through the email_primary join; null when no such contact. */
+  async personIdentity(contactId: number): Promise<PersonIdentity | null> {
+    const [row] = checkRows(
+      'Contact.get',
+      await this.crm.api4('Contact', 'get', {
+        select: ['first_name', 'last_name', PRIMARY_EMAIL],
+        where: [['id', '=', contactId]],
+        limit: 1,
+      }),
+      { first_name: 'string?', last_name: 'string?', [PRIMARY_EMAIL]: 'string?' },
+    );
+    if (!row) return null;
+    const email = row[PRIMARY_EMAIL];
+    return {
+      firstName: textOrEmpty(row['first_name']),
+      lastName: textOrEmpty(row['last_name']),
+      email: typeof email === 'string' && email !== '' ? email : null,
+    };
+  }
+}
+
+function textOrEmpty(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
 import { CheckInRecordsService } from './check-in-records.service';
+import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
@@ -29,6 +30,7 @@ import { StageService } from './stage.service';
     },
     CrmSchemaService,
     CrmSiteService,
+    CrmCheckInsGateway,
     CrmContactsGateway,
     CrmFilesGateway,
     StageService,
@@ -36,6 +38,7 @@ import { StageService } from './stage.service';
   ],
   exports: [
     CRM_CLIENT,
+    CrmCheckInsGateway,
     CrmContactsGateway,
     CrmFilesGateway,
     CrmSchemaService,

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   type ContactIdentity,
   CURRENT_STAGE_FIELD_NAME,
@@ -7,7 +7,7 @@ import {
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
 import { CheckInRecordsService } from '../crm/check-in-records.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { StageService, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
@@ -15,8 +15,6 @@ import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
 import { CLEARED_FIELDS_FIELD } from './cleared-answers';
 import { activityPrefill } from './prefill';
-
-const PRIMARY_EMAIL = 'email_primary.email';
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -26,7 +24,7 @@ const PRIMARY_EMAIL = 'email_primary.email';
 @Injectable()
 export class FormDataService {
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly contacts: CrmContactsGateway,
     private readonly records: CheckInRecordsService,
     private readonly stages: StageService,
     private readonly schema: CrmSchemaService,
@@ -58,22 +56,9 @@ export class FormDataService {
 
   /** First and last name, and the primary email through the email_primary join (spec). */
   private async identity(contactId: number): Promise<ContactIdentity> {
-    const [row] = await this.crm.api4('Contact', 'get', {
-      select: ['first_name', 'last_name', PRIMARY_EMAIL],
-      where: [['id', '=', contactId]],
-      limit: 1,
-    });
+    const person = await this.contacts.personIdentity(contactId);
     // The checksum was valid for this contact a moment ago; gone now means deleted meanwhile.
-    if (!row) throw Errors.notFound('Your contact record is no longer in our records.');
-    return {
-      id: contactId,
-      first_name: textOrEmpty(row['first_name']),
-      last_name: textOrEmpty(row['last_name']),
-      email: typeof row[PRIMARY_EMAIL] === 'string' && row[PRIMARY_EMAIL] !== '' ? row[PRIMARY_EMAIL] : null,
-    };
+    if (!person) throw Errors.notFound('Your contact record is no longer in our records.');
+    return { id: contactId, first_name: person.firstName, last_name: person.lastName, email: person.email };
   }
-}
-
-function textOrEmpty(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
