@@ -4,7 +4,9 @@ import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { crmLocalTimeToIso } from './crm-local-time';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+import { checkRows, type RowShape } from './crm-rows';
 import { CrmSiteService } from './crm-site.service';
+import { stageValueOf } from './stage.service';
 import { fileJoinsFor, fileNameColumns, fromCrmValue, selectFor } from './crm-values';
 
 export interface OrganizationRecord {
@@ -52,7 +54,7 @@ export class CheckInRecordsService {
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
   ): Promise<OrganizationRecord> {
-    const [row] = await this.crm.api4('Contact', 'get', {
+    const rows = await this.crm.api4('Contact', 'get', {
       select: [
         'id',
         'display_name',
@@ -64,6 +66,7 @@ export class CheckInRecordsService {
       where: [['id', '=', orgId]],
       limit: 1,
     });
+    const [row] = checkRows('Contact.get', rows, ORGANIZATION_SHAPE);
     if (!row) return { id: orgId, name: '', values: {}, row: {} };
     return {
       id: orgId,
@@ -98,18 +101,20 @@ export class CheckInRecordsService {
       this.site.timeZone(),
     ]);
     const readers = fieldReaders(fields);
-    return rows.map((row) => {
-      const stage = row[ACTIVITY_STAGE_FIELD];
+    return checkRows('Activity.get', rows, CHECK_IN_SHAPE).map((row) => {
       return {
         id: Number(row['id']),
         date: crmLocalTimeToIso(row['activity_date_time'], timeZone),
-        stageValue: stage === null || stage === undefined || stage === '' ? null : String(stage),
+        stageValue: stageValueOf(row[ACTIVITY_STAGE_FIELD]),
         values: valuesOf(readers, row),
         row,
       };
     });
   }
 }
+
+const ORGANIZATION_SHAPE: RowShape = { id: 'id', display_name: 'string?', organization_name: 'string?' };
+const CHECK_IN_SHAPE: RowShape = { id: 'id', activity_date_time: 'string?' };
 
 /** The `join` parameter, left out when there is nothing to join. */
 function joinsFor(fields: readonly FieldConfig[], extra: ExtraColumns): { join?: unknown[] } {

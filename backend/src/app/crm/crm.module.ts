@@ -11,6 +11,7 @@ import { CrmSiteService } from './crm-site.service';
 import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
 import { wrapForSiteGroupNames } from './site-group-names';
+import { CrmSiteGateway } from './site.gateway';
 import { StageService } from './stage.service';
 
 /**
@@ -33,6 +34,7 @@ import { StageService } from './stage.service';
     CrmCheckInsGateway,
     CrmContactsGateway,
     CrmFilesGateway,
+    CrmSiteGateway,
     StageService,
     CheckInRecordsService,
   ],
@@ -41,6 +43,7 @@ import { StageService } from './stage.service';
     CrmCheckInsGateway,
     CrmContactsGateway,
     CrmFilesGateway,
+    CrmSiteGateway,
     CrmSchemaService,
     CrmSiteService,
     StageService,

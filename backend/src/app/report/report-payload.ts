@@ -7,7 +7,7 @@ import type {
   StageOption,
 } from '@checkin/contract';
 import type { CheckInRecord } from '../crm/check-in-records.service';
-import { toStageInfo } from '../crm/stage.service';
+import { newestStageValue, toStageInfo } from '../crm/stage.service';
 import { buildFieldHistory, summarizeCheckIns } from './field-history';
 
 /** Everything the report is made of, as read from the CRM in one round. */
@@ -38,16 +38,12 @@ export function buildReportPayload(sources: ReportSources): ReportPayload {
   };
 }
 
-/**
- * The same rule as StageService (the newest check-in that has a Stage, by date then id), applied
- * to check-ins already read newest first, so the report needs no stage lookup of its own.
- */
+/** The current stage (newestStageValue) with its rank and label. */
 export function currentStageOf(
   checkins: readonly CheckInRecord[],
   stages: readonly StageOption[],
 ): StageInfo {
-  const newestWithStage = checkins.find((checkin) => checkin.stageValue !== null);
-  return toStageInfo(newestWithStage?.stageValue ?? null, stages);
+  return toStageInfo(newestStageValue(checkins), stages);
 }
 
 /**

@@ -4,7 +4,7 @@ import { appConfig, type AppConfig } from '../config/app-config';
 import { CheckInRecordsService, type OrganizationRecord } from '../crm/check-in-records.service';
 import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 import { CrmSchemaService } from '../crm/crm-schema.service';
-import { toStageInfo } from '../crm/stage.service';
+import { newestStageValue, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
@@ -43,7 +43,7 @@ export class StaffReportService {
       ...checkin,
       values: withFileUrls(checkin.values, urls),
     }));
-    const newestStage = checkins.find((checkin) => checkin.stageValue !== null)?.stageValue ?? null;
+    const newestStage = newestStageValue(checkins);
 
     return {
       organization: { id: organization.id, name: organization.name },
