@@ -15,6 +15,11 @@ export interface CreatedFile {
 export class CrmFilesGateway {
   constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
 
+  /** Where the CRM's signed file URLs start (CrmClient.fileBaseUrl). */
+  get fileBaseUrl(): string | null {
+    return this.crm.fileBaseUrl;
+  }
+
   async createFile(fileName: string, mimeType: string, bytes: Buffer): Promise<CreatedFile> {
     const call = 'File.create';
     const [row] = checkRows(call, await this.crm.createFile({ fileName, mimeType, bytes }), {});

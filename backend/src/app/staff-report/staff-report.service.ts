@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StaffReportPayload } from '@checkin/contract';
 import { appConfig, type AppConfig } from '../config/app-config';
 import { CheckInRecordsService, type OrganizationRecord } from '../crm/check-in-records.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmFilesGateway } from '../crm/files.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { newestStageValue, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
@@ -22,7 +22,7 @@ export class StaffReportService {
     private readonly schema: CrmSchemaService,
     private readonly records: CheckInRecordsService,
     private readonly attachments: AttachmentUrlService,
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly files: CrmFilesGateway,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -64,7 +64,7 @@ export class StaffReportService {
    */
   private crmBaseUrl(): string | null {
     if (this.config.crm) return this.config.crm.baseUrl;
-    return this.crm.fileBaseUrl;
+    return this.files.fileBaseUrl;
   }
 }
 
