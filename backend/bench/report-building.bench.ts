@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CrmSiteService } from '../src/app/crm/crm-site.service';
-import { CheckinRecordsService } from '../src/app/crm/checkin-records.service';
+import { CheckInRecordsService } from '../src/app/crm/check-in-records.service';
 import type { CrmClient, CrmRow } from '../src/app/crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD } from '../src/app/crm/crm-names';
 import { buildReportPayload } from '../src/app/report/report-payload';
@@ -14,7 +14,7 @@ import { percentile, reportBench } from './bench-output';
 /**
  * How long the report takes to build for a large organization: 500 check-ins, each answering
  * all of 150 fields (the worst case), from the CRM's raw rows to the ReportPayload. It runs the
- * route's own code (CheckinRecordsService turning rows into records, then buildReportPayload)
+ * route's own code (CheckInRecordsService turning rows into records, then buildReportPayload)
  * with the CRM answering from memory, so HTTP and the CRM itself are left out.
  *
  * Jest is only the TypeScript runner here. It runs code inside a vm context, where every lookup
@@ -123,6 +123,7 @@ function crmRows(fields: readonly FieldConfig[]): CrmRow[] {
 
 /** Answers the check-in query from memory; any other call is a mistake in the benchmark. */
 class RowsCrm implements CrmClient {
+  readonly fileBaseUrl = null;
   constructor(private readonly rows: CrmRow[]) {}
 
   async api4<T extends CrmRow = CrmRow>(entity: string, action: string): Promise<T[]> {
@@ -143,12 +144,12 @@ class RowsCrm implements CrmClient {
 async function measure(): Promise<Figures> {
   const sections = benchSections();
   const fields = sections.flatMap((section) => section.fields);
-  const records = new CheckinRecordsService(
+  const records = new CheckInRecordsService(
     new RowsCrm(JSON.parse(JSON.stringify(crmRows(fields))) as CrmRow[]),
     { timeZone: () => Promise.resolve('UTC') } as CrmSiteService,
   );
   const build = async () => {
-    const checkins = await records.listCheckins(ORG_ID, fields);
+    const checkins = await records.listCheckIns(ORG_ID, fields);
     return buildReportPayload({ orgName: 'Bench Co-op', checkins, options: {}, stages: STAGES, sections });
   };
 
@@ -262,7 +263,7 @@ if (isMeasuringWorker()) {
           },
         ],
         {
-          measured: 'CRM rows → CheckinRecord list → ReportPayload, in a worker thread, no HTTP',
+          measured: 'CRM rows → CheckInRecord list → ReportPayload, in a worker thread, no HTTP',
           // Read by the benchmark runner's summary (see bench-output.ts).
           figures: [
             { figure: 'report build, median', value: round(p50), unit: 'ms', target: { max: BUDGET_MS } },

@@ -71,7 +71,7 @@ function authHeaders(call: RecordedCall): Record<string, string | undefined> {
   };
 }
 
-function addCheckinWithFiles(model: CiviCrmModel, count: number): number[] {
+function addCheckInWithFiles(model: CiviCrmModel, count: number): number[] {
   const ids = Array.from({ length: count }, (_, index) => {
     const [file] = model.api4('File', 'create', {
       values: { file_name: `extra-${index}.pdf`, mime_type: 'application/pdf', content: 'JVBERi0=' },
@@ -220,7 +220,7 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
     });
 
     it('still makes one lookup when the organization references many more files', async () => {
-      const extra = addCheckinWithFiles(test.emulator.model, 40);
+      const extra = addCheckInWithFiles(test.emulator.model, 40);
       const payload = await payloadOf(await staffReport(test));
       const lookups = v3Calls(test);
       expect(lookups).toHaveLength(1);

@@ -435,6 +435,7 @@ describe('applying a plan', () => {
   it('runs changes in order and stops at the first failure, saying how many were done', async () => {
     const calls: string[] = [];
     const crm: CrmClient = {
+      fileBaseUrl: null,
       api4: async <T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params) => {
         calls.push(`${entity}.${action} ${JSON.stringify(params)}`);
         if (entity === 'CustomField') throw new Error('HTTP 500');

@@ -6,8 +6,7 @@ import {
 } from '@checkin/contract';
 import { OwnerAccessService } from '../auth/owner-access.service';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
-import { CrmError } from '../crm/crm-errors';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { Errors } from '../errors/app-error';
 import { expiryOf, previewLinks } from './preview-links';
 
@@ -20,7 +19,7 @@ import { expiryOf, previewLinks } from './preview-links';
 @Injectable()
 export class PreviewLinkService {
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly contacts: CrmContactsGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly ownerAccess: OwnerAccessService,
   ) {}
@@ -46,20 +45,11 @@ export class PreviewLinkService {
   }
 
   private async assertContactExists(contactId: number): Promise<void> {
-    const [contact] = await this.crm.api4('Contact', 'get', {
-      select: ['id'],
-      where: [['id', '=', contactId]],
-      limit: 1,
-    });
-    if (!contact) throw Errors.notFound(`No contact has the id ${contactId}.`);
+    if (!(await this.contacts.contactExists(contactId)))
+      throw Errors.notFound(`No contact has the id ${contactId}.`);
   }
 
-  private async checksumFor(contactId: number, ttlHours: number): Promise<string> {
-    const [result] = await this.crm.api4('Contact', 'getChecksum', { contactId, ttl: ttlHours });
-    const checksum = result?.['checksum'];
-    if (typeof checksum !== 'string' || checksum === '') {
-      throw new CrmError('malformed', 'Contact.getChecksum', 'answer has no checksum');
-    }
-    return checksum;
+  private checksumFor(contactId: number, ttlHours: number): Promise<string> {
+    return this.contacts.getChecksum(contactId, ttlHours);
   }
 }

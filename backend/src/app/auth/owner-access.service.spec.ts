@@ -4,12 +4,14 @@ import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { OwnerAccessService } from './owner-access.service';
 
 type Planned = (params: Api4Params) => CrmRow[];
 
 /** A strict fake: every call must be planned, and every call is recorded. */
 class FakeCrm implements CrmClient {
+  readonly fileBaseUrl = null;
   readonly calls: string[] = [];
   private readonly plans = new Map<string, Planned>();
 
@@ -65,7 +67,7 @@ function setup(options: { valid?: boolean; relationships?: CrmRow[]; config?: Pa
     .plan('Relationship.get', () => options.relationships ?? [relationship(PERSON, ORG)]);
   const config = { ...loadAppConfig({}), ...options.config } as AppConfig;
   const service = new OwnerAccessService(
-    crm,
+    new CrmContactsGateway(crm),
     config,
     new RateLimitService(new MemoryRateLimitStore(), config),
   );

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { OwnerLinkParams } from '@checkin/contract';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
-import { FORM_CONTACT_RELATIONSHIP } from '../crm/crm-names';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { Errors } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 
@@ -16,13 +15,6 @@ export interface OwnerAccess {
 interface CachedGrant {
   organizations: number[];
   expiresAt: number;
-}
-
-interface RelationshipRow {
-  contact_id_a: number;
-  contact_id_b: number;
-  'relationship_type_id.contact_type_a': string | null;
-  'relationship_type_id.contact_type_b': string | null;
 }
 
 const MAX_CACHED_GRANTS = 10_000;
@@ -41,7 +33,7 @@ export class OwnerAccessService {
   private readonly grants = new Map<string, CachedGrant>();
 
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly contacts: CrmContactsGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rateLimits: RateLimitService,
   ) {}
@@ -110,8 +102,8 @@ export class OwnerAccessService {
     let organizations: number[];
     try {
       [valid, organizations] = await Promise.all([
-        this.validateChecksum(cid, checksum),
-        this.primaryContactOrganizations(cid),
+        this.contacts.validateChecksum(cid, checksum),
+        this.contacts.primaryContactOrganizations(cid),
       ]);
     } catch (error) {
       // The CRM could not say: that is no wrong guess (an outage must not lock owners out).
@@ -122,48 +114,6 @@ export class OwnerAccessService {
     await this.rateLimits.releaseAttempt(counter, clientAddress);
     this.remember(key, organizations);
     return organizations;
-  }
-
-  private async validateChecksum(contactId: number, checksum: string): Promise<boolean> {
-    const [result] = await this.crm.api4('Contact', 'validateChecksum', { contactId, checksum });
-    return result?.['valid'] === true;
-  }
-
-  /**
-   * Organizations tied to the person by an active 'Primary Contact' relationship. Which side is
-   * the person is read from the relationship type (contact_type_a/_b), because installs differ.
-   */
-  private async primaryContactOrganizations(cid: number): Promise<number[]> {
-    const rows = await this.crm.api4<RelationshipRow & Record<string, unknown>>('Relationship', 'get', {
-      select: [
-        'contact_id_a',
-        'contact_id_b',
-        'relationship_type_id.contact_type_a',
-        'relationship_type_id.contact_type_b',
-      ],
-      where: [
-        ['relationship_type_id.name_a_b', '=', FORM_CONTACT_RELATIONSHIP],
-        ['is_active', '=', true],
-        [
-          'OR',
-          [
-            ['contact_id_a', '=', cid],
-            ['contact_id_b', '=', cid],
-          ],
-        ],
-      ],
-    });
-    const organizations = new Set<number>();
-    for (const row of rows) {
-      const personOnB =
-        row['relationship_type_id.contact_type_b'] === 'Individual' &&
-        row['relationship_type_id.contact_type_a'] !== 'Individual';
-      const [person, organization] = personOnB
-        ? [row.contact_id_b, row.contact_id_a]
-        : [row.contact_id_a, row.contact_id_b];
-      if (person === cid) organizations.add(organization);
-    }
-    return [...organizations].sort((a, b) => a - b);
   }
 
   private remember(key: string, organizations: number[]): void {

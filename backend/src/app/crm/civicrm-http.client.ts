@@ -30,10 +30,12 @@ interface Api3Envelope {
 export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   private readonly logger = new Logger('CiviCRM');
   private readonly urls: CiviCrmUrls;
+  readonly fileBaseUrl: string;
   private readonly headers: Record<string, string>;
   private readonly pool: Agent;
 
   constructor(private readonly connection: CrmConnection) {
+    this.fileBaseUrl = connection.baseUrl;
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
     // Each pause is bounded here too; send() adds the deadline for the call as a whole.

@@ -47,6 +47,11 @@ export type CrmRow = Record<string, unknown>;
 export type { NewCrmFile };
 
 export interface CrmClient {
+  /**
+   * The address signed file URLs start with: CRM_BASE_URL for the live client, the model's own
+   * (reserved `.invalid`) address in stub mode, null when the client has none.
+   */
+  readonly fileBaseUrl: string | null;
   /** One APIv4 call; `get*` actions travel as GET, every other action as POST. */
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]>;
   /** One APIv3 call through civicrm/ajax/rest; `values` normalized to an array. */

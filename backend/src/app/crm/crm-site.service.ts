@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { CrmSiteGateway } from './site.gateway';
 import { CrmError } from './crm-errors';
 import { crmLocalTimeToIso, isKnownTimeZone, toCrmLocalTime } from '@checkin/contract';
 
@@ -30,7 +30,7 @@ export class CrmSiteService {
   private cached?: { info: Promise<CrmSiteInfo>; until: number };
 
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly gateway: CrmSiteGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -69,7 +69,7 @@ export class CrmSiteService {
   private async discover(): Promise<CrmSiteInfo> {
     const configured = this.config.crm?.timeZone;
     try {
-      const [row] = await this.crm.api4('CheckinMiddleware', 'info', {});
+      const row = await this.gateway.extensionInfo();
       const reported = typeof row?.['timezone'] === 'string' ? row['timezone'] : '';
       const usable = reported !== '' && isKnownTimeZone(reported);
       if (!configured && !usable) this.logger.warn(`the CRM reported no usable time zone; using UTC`);

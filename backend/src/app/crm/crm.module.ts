@@ -1,13 +1,17 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
-import { CheckinRecordsService } from './checkin-records.service';
+import { CheckInRecordsService } from './check-in-records.service';
+import { CrmCheckInsGateway } from './check-ins.gateway';
+import { CrmContactsGateway } from './contacts.gateway';
+import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmSchemaService } from './crm-schema.service';
 import { CrmSiteService } from './crm-site.service';
 import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
 import { wrapForSiteGroupNames } from './site-group-names';
+import { CrmSiteGateway } from './site.gateway';
 import { StageService } from './stage.service';
 
 /**
@@ -27,9 +31,23 @@ import { StageService } from './stage.service';
     },
     CrmSchemaService,
     CrmSiteService,
+    CrmCheckInsGateway,
+    CrmContactsGateway,
+    CrmFilesGateway,
+    CrmSiteGateway,
     StageService,
-    CheckinRecordsService,
+    CheckInRecordsService,
   ],
-  exports: [CRM_CLIENT, CrmSchemaService, CrmSiteService, StageService, CheckinRecordsService],
+  exports: [
+    CRM_CLIENT,
+    CrmCheckInsGateway,
+    CrmContactsGateway,
+    CrmFilesGateway,
+    CrmSiteGateway,
+    CrmSchemaService,
+    CrmSiteService,
+    StageService,
+    CheckInRecordsService,
+  ],
 })
 export class CrmModule {}

@@ -25,6 +25,10 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
     this.toCode = new Map([...names].map(([code, site]) => [site, code]));
   }
 
+  get fileBaseUrl(): string | null {
+    return this.inner.fileBaseUrl;
+  }
+
   /** Nest calls shutdown hooks on the provided instance: the wrapped client's pool must close. */
   async onApplicationShutdown(): Promise<void> {
     await (this.inner as Partial<OnApplicationShutdown>).onApplicationShutdown?.();

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StageInfo, StageOption } from '@checkin/contract';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+import { checkRows } from './crm-rows';
 
 export const INQUIRY: StageInfo = { rank: 0, value: null, label: 'Inquiry' };
 
@@ -15,7 +16,7 @@ export class StageService {
 
   /** The stored Stage value of the newest stage-bearing check-in, or null. */
   async currentStageValue(orgId: number): Promise<string | null> {
-    const [newest] = await this.crm.api4('Activity', 'get', {
+    const rows = await this.crm.api4('Activity', 'get', {
       select: ['id', ACTIVITY_STAGE_FIELD],
       where: [
         ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
@@ -25,9 +26,22 @@ export class StageService {
       orderBy: { activity_date_time: 'DESC', id: 'DESC' },
       limit: 1,
     });
-    const value = newest?.[ACTIVITY_STAGE_FIELD];
-    return value === undefined || value === null || value === '' ? null : String(value);
+    const [newest] = checkRows('Activity.get', rows, { id: 'id' });
+    return stageValueOf(newest?.[ACTIVITY_STAGE_FIELD]);
   }
+}
+
+/** A Stage column as the CRM answers it: empty means no stage. */
+export function stageValueOf(value: unknown): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+/**
+ * The same rule as currentStageValue, applied to check-ins already read newest first (date, then
+ * id): the report and the staff report need no stage lookup of their own.
+ */
+export function newestStageValue(checkIns: readonly { stageValue: string | null }[]): string | null {
+  return checkIns.find((checkIn) => checkIn.stageValue !== null)?.stageValue ?? null;
 }
 
 /** Resolves a stored stage value to its rank and label; unknown or absent values are Inquiry. */

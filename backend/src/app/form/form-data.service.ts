@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   type ContactIdentity,
   CURRENT_STAGE_FIELD_NAME,
@@ -6,8 +6,8 @@ import {
   type FormDataPayload,
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckinRecordsService } from '../crm/checkin-records.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CheckInRecordsService } from '../crm/check-in-records.service';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { StageService, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
@@ -15,8 +15,6 @@ import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
 import { CLEARED_FIELDS_FIELD } from './cleared-answers';
 import { activityPrefill } from './prefill';
-
-const PRIMARY_EMAIL = 'email_primary.email';
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -26,8 +24,8 @@ const PRIMARY_EMAIL = 'email_primary.email';
 @Injectable()
 export class FormDataService {
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
-    private readonly records: CheckinRecordsService,
+    private readonly contacts: CrmContactsGateway,
+    private readonly records: CheckInRecordsService,
     private readonly stages: StageService,
     private readonly schema: CrmSchemaService,
   ) {}
@@ -36,11 +34,11 @@ export class FormDataService {
     const [contact, organization, checkins, stageValue, { options, stages }] = await Promise.all([
       this.identity(contactId),
       this.records.readOrganization(orgId, CONTACT_FIELDS),
-      this.records.listCheckins(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.stages.currentStageValue(orgId),
       this.schema.options(ALL_FIELDS),
     ]);
-    const fromCheckins = activityPrefill(checkins);
+    const fromCheckIns = activityPrefill(checkins);
     return {
       formId: FORM_ID,
       contact,
@@ -48,32 +46,19 @@ export class FormDataService {
       currentStage: toStageInfo(stageValue, stages),
       stages,
       // Spec, form data rule 2: the organization's own values are its current facts, so they win.
-      prefill: { ...fromCheckins.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+      prefill: { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
       options,
       sections: [...SECTIONS],
       upload: UPLOAD_LIMITS,
-      lastGiven: fromCheckins.lastGiven,
+      lastGiven: fromCheckIns.lastGiven,
     };
   }
 
   /** First and last name, and the primary email through the email_primary join (docs/product-rules.md, "CRM names"). */
   private async identity(contactId: number): Promise<ContactIdentity> {
-    const [row] = await this.crm.api4('Contact', 'get', {
-      select: ['first_name', 'last_name', PRIMARY_EMAIL],
-      where: [['id', '=', contactId]],
-      limit: 1,
-    });
+    const person = await this.contacts.personIdentity(contactId);
     // The checksum was valid for this contact a moment ago; gone now means deleted meanwhile.
-    if (!row) throw Errors.notFound('Your contact record is no longer in our records.');
-    return {
-      id: contactId,
-      first_name: textOrEmpty(row['first_name']),
-      last_name: textOrEmpty(row['last_name']),
-      email: typeof row[PRIMARY_EMAIL] === 'string' && row[PRIMARY_EMAIL] !== '' ? row[PRIMARY_EMAIL] : null,
-    };
+    if (!person) throw Errors.notFound('Your contact record is no longer in our records.');
+    return { id: contactId, first_name: person.firstName, last_name: person.lastName, email: person.email };
   }
-}
-
-function textOrEmpty(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

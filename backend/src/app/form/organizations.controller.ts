@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
+import { Controller, Get, Header, Req } from '@nestjs/common';
 import type { OrganizationChoices } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress, linkParams } from '../auth/owner-access.guard';
 import { OwnerAccessService } from '../auth/owner-access.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 
 /**
  * GET /api/organizations?cid&cs: for a person tied to several co-ops who opened a link without
@@ -14,7 +14,7 @@ import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
 export class OrganizationsController {
   constructor(
     private readonly access: OwnerAccessService,
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly contacts: CrmContactsGateway,
   ) {}
 
   @Get('organizations')
@@ -22,16 +22,9 @@ export class OrganizationsController {
   async organizations(@Req() request: Request): Promise<OrganizationChoices> {
     const ids = await this.access.organizationsOf(linkParams(request), clientAddress(request));
     if (ids.length === 0) return { organizations: [] };
-    const rows = await this.crm.api4('Contact', 'get', {
-      select: ['id', 'display_name', 'organization_name'],
-      where: [['id', 'IN', ids]],
-    });
-    const organizations = rows
-      .map((row) => ({
-        id: Number(row['id']),
-        name: String(row['organization_name'] || row['display_name'] || `Organization ${String(row['id'])}`),
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    const organizations = (await this.contacts.organizationNames(ids)).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
     return { organizations };
   }
 }

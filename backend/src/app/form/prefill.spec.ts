@@ -1,8 +1,8 @@
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import { CLEARED_FIELDS_FIELD } from './cleared-answers';
 import { activityPrefill, buildPrefill } from './prefill';
 
-function checkin(id: number, date: string, values: CheckinRecord['values'], cleared?: string): CheckinRecord {
+function checkin(id: number, date: string, values: CheckInRecord['values'], cleared?: string): CheckInRecord {
   return { id, date, stageValue: null, values, row: cleared ? { [CLEARED_FIELDS_FIELD]: cleared } : {} };
 }
 

@@ -1,6 +1,6 @@
 import { CURRENT_STAGE_FIELD_NAME } from '@checkin/contract';
 import type { FieldValues } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import { ALL_FIELDS } from '../fields/field-config';
 import { clearedFieldsOf } from './cleared-answers';
 
@@ -19,9 +19,9 @@ export interface ActivityPrefill {
 /**
  * For each activity-bound field, its newest non-empty value across the check-ins, unless a newer
  * check-in cleared it (cleared-answers.ts): then it starts empty. Fields marked neverPrefilled
- * are left out. `checkinsNewestFirst` must be newest first, as listCheckins returns them.
+ * are left out. `checkinsNewestFirst` must be newest first, as listCheckIns returns them.
  */
-export function activityPrefill(checkinsNewestFirst: readonly CheckinRecord[]): ActivityPrefill {
+export function activityPrefill(checkinsNewestFirst: readonly CheckInRecord[]): ActivityPrefill {
   const values: FieldValues = {};
   const lastGiven: Record<string, string> = {};
   const settled = new Set<string>(NEVER_PREFILLED);
@@ -44,7 +44,7 @@ export function activityPrefill(checkinsNewestFirst: readonly CheckinRecord[]): 
  * current_stage field. Identity never goes in here: it travels in FormDataPayload.contact.
  */
 export function buildPrefill(
-  checkinsNewestFirst: readonly CheckinRecord[],
+  checkinsNewestFirst: readonly CheckInRecord[],
   organizationValues: FieldValues,
   stageValue: string | null,
 ): FieldValues {

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FieldValues, OptionMap, SubmitResponse } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmCheckInsGateway, type RecordedCheckIn } from '../crm/check-ins.gateway';
 import { CrmError } from '../crm/crm-errors';
-import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from '../crm/crm-names';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { CrmSiteService } from '../crm/crm-site.service';
 import { toCrmLocalTime } from '@checkin/contract';
@@ -25,11 +24,6 @@ import { SubmittedFiles } from './submitted-files';
 /** Enough for every submission of the last minutes on one instance. */
 const REMEMBERED_SUBMISSIONS = 1_000;
 
-interface RecordedRow {
-  id: number;
-  activity_date_time: unknown;
-}
-
 /**
  * POST /api/submit (README, "Submit"). After validation: first the idempotency lookup alongside
  * the organization's contact update, then, only when no activity carries this submissionId yet,
@@ -48,7 +42,7 @@ export class SubmitService {
   private readonly crmTimeoutMs: number;
 
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly checkIns: CrmCheckInsGateway,
     private readonly schema: CrmSchemaService,
     private readonly site: CrmSiteService,
     private readonly rateLimits: RateLimitService,
@@ -124,7 +118,7 @@ export class SubmitService {
       if (error instanceof CrmError && error.isTimeout) {
         this.recheckLater(access.orgId, submissionId);
       } else if (error instanceof CrmError) {
-        await this.removeEmptyCheckin(access, crmTime);
+        await this.removeEmptyCheckIn(access, crmTime);
       }
       throw this.activityNotSaved(error, updatesContact);
     }
@@ -133,29 +127,20 @@ export class SubmitService {
   }
 
   /** Every check-in an attempt of this submission recorded, on any instance, oldest first. */
-  private async findRecorded(orgId: number, submissionId: string): Promise<RecordedRow[]> {
-    const rows = await this.crm.api4('Activity', 'get', {
-      select: ['id', 'activity_date_time'],
-      where: [
-        [SUBMISSION_ID_FIELD, '=', submissionId],
-        ['target_contact_id', 'CONTAINS', orgId],
-        ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-      ],
-      orderBy: { id: 'ASC' },
-    });
-    return rows.map((row) => ({ id: Number(row['id']), activity_date_time: row['activity_date_time'] }));
+  private findRecorded(orgId: number, submissionId: string): Promise<RecordedCheckIn[]> {
+    return this.checkIns.findBySubmissionId(orgId, submissionId);
   }
 
   /**
    * The oldest activity of the submission is the check-in; any later one (two attempts that
    * raced past the lock, or a create that landed after its timeout) is deleted.
    */
-  private async keepOldest(rows: readonly RecordedRow[]): Promise<SubmitResponse> {
+  private async keepOldest(rows: readonly RecordedCheckIn[]): Promise<SubmitResponse> {
     const [kept, ...extra] = rows;
     if (!kept) throw new CrmError('malformed', 'Activity.get', 'the created check-in cannot be found');
     if (extra.length > 0) {
       this.logger.warn(`submission recorded ${rows.length} times: keeping activity ${kept.id}`);
-      await this.crm.api4('Activity', 'delete', { where: [['id', 'IN', extra.map((row) => row.id)]] });
+      await this.checkIns.deleteCheckIns(extra.map((row) => row.id));
     }
     return { activityId: kept.id, submittedAt: await this.site.fromCrmTime(kept.activity_date_time) };
   }
@@ -177,39 +162,23 @@ export class SubmitService {
    * The activity row CiviCRM saved when its custom values were refused: this submission's type,
    * organization, subject and exact time, with no submission id (it is one of the refused values).
    */
-  private async removeEmptyCheckin(access: OwnerAccess, crmTime: string): Promise<void> {
+  private async removeEmptyCheckIn(access: OwnerAccess, crmTime: string): Promise<void> {
     try {
-      const rows = await this.crm.api4('Activity', 'get', {
-        select: ['id'],
-        where: [
-          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-          ['target_contact_id', 'CONTAINS', access.orgId],
-          ['activity_date_time', '=', crmTime],
-          ['subject', '=', CHECK_IN_SUBJECT],
-          [SUBMISSION_ID_FIELD, 'IS EMPTY'],
-        ],
-      });
-      if (rows.length === 0) return;
-      await this.crm.api4('Activity', 'delete', {
-        where: [['id', 'IN', rows.map((row) => Number(row['id']))]],
-      });
-      this.logger.warn(`removed ${rows.length} check-in(s) saved without their values`);
+      const ids = await this.checkIns.findSavedWithoutValues(access.orgId, crmTime, CHECK_IN_SUBJECT);
+      if (ids.length === 0) return;
+      await this.checkIns.deleteCheckIns(ids);
+      this.logger.warn(`removed ${ids.length} check-in(s) saved without their values`);
     } catch (error) {
       this.logger.warn(`could not remove a check-in saved without its values: ${String(error)}`);
     }
   }
 
-  private async updateOrganization(orgId: number, values: CrmValues): Promise<void> {
-    await this.crm.api4('Contact', 'update', { values, where: [['id', '=', orgId]] });
+  private updateOrganization(orgId: number, values: CrmValues): Promise<void> {
+    return this.checkIns.updateOrganization(orgId, values);
   }
 
-  private async createActivity(values: CrmValues): Promise<number> {
-    const [row] = await this.crm.api4('Activity', 'create', { values });
-    const id = Number(row?.['id']);
-    if (!Number.isSafeInteger(id) || id <= 0) {
-      throw new CrmError('malformed', 'Activity.create', 'answer has no activity id');
-    }
-    return id;
+  private createActivity(values: CrmValues): Promise<number> {
+    return this.checkIns.createCheckIn(values);
   }
 
   /**

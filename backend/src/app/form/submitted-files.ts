@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValue } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckinRecordsService } from '../crm/checkin-records.service';
+import { CheckInRecordsService } from '../crm/check-in-records.service';
 import { Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import { FileReceipts } from '../upload/file-receipts';
@@ -23,7 +23,7 @@ const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
 export class SubmittedFiles {
   constructor(
     private readonly receipts: FileReceipts,
-    private readonly records: CheckinRecordsService,
+    private readonly records: CheckInRecordsService,
   ) {}
 
   async assertAllowed(access: OwnerAccess, values: Readonly<Record<string, unknown>>): Promise<void> {
@@ -56,7 +56,7 @@ export class SubmittedFiles {
     const activityFields = fields.filter((field) => field.crmField);
     const [organization, checkins] = await Promise.all([
       contactFields.length > 0 ? this.records.readOrganization(orgId, contactFields) : undefined,
-      activityFields.length > 0 ? this.records.listCheckins(orgId, activityFields) : [],
+      activityFields.length > 0 ? this.records.listCheckIns(orgId, activityFields) : [],
     ]);
     const prefill = buildPrefill(checkins, organization?.values ?? {}, null);
     const held = new Map<string, number>();

@@ -11,13 +11,13 @@ import {
   type StageOptionsDiagnostic,
 } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient, type CrmRow } from '../crm/crm-client';
+import type { CrmRow } from '../crm/crm-client';
+import { CrmSiteGateway } from '../crm/site.gateway';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
   CONTACT_CUSTOM_GROUP,
   FORM_CONTACT_RELATIONSHIP,
-  RELATIONSHIP_TYPE_FIELDS,
 } from '../crm/crm-names';
 import { rankStages } from '../crm/crm-schema.service';
 import { crmDown } from './dependency-failure';
@@ -42,7 +42,6 @@ type Diagnostic =
 
 /** Custom groups listed at most when looking for near matches. */
 const MAX_LISTED_GROUPS = 500;
-const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'is_active'];
 
 /**
  * The diagnostic probes of docs/product-rules.md, "Health", each a Terminus indicator that is down when it finds a problem:
@@ -57,7 +56,7 @@ export class CrmDiagnosticsIndicator {
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly site: CrmSiteGateway,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.groups = expectedGroups(
@@ -103,15 +102,8 @@ export class CrmDiagnosticsIndicator {
    */
   private async diagnoseCustomGroups(): Promise<CustomGroupsDiagnostic> {
     const [configured, all] = await Promise.all([
-      this.crm.api4('CustomGroup', 'get', {
-        select: GROUP_SELECT,
-        where: [['name', 'IN', this.groups.map((group) => group.codeName)]],
-      }),
-      this.crm.api4('CustomGroup', 'get', {
-        select: GROUP_SELECT,
-        orderBy: { id: 'ASC' },
-        limit: MAX_LISTED_GROUPS,
-      }),
+      this.site.customGroupsNamed(this.groups.map((group) => group.codeName)),
+      this.site.customGroups(MAX_LISTED_GROUPS),
     ]);
     const groupIds = new Set<unknown>(configured.map((row) => row['id']));
     for (const group of this.groups) {
@@ -120,27 +112,13 @@ export class CrmDiagnosticsIndicator {
       for (const row of nearMatchGroups(group, all, found ? asNumber(found['id']) : null))
         groupIds.add(row['id']);
     }
-    const fields =
-      groupIds.size === 0
-        ? []
-        : await this.crm.api4('CustomField', 'get', {
-            select: ['id', 'custom_group_id', 'name', 'label', 'data_type', 'is_active'],
-            where: [['custom_group_id', 'IN', [...groupIds]]],
-            orderBy: { id: 'ASC' },
-          });
+    const fields = groupIds.size === 0 ? [] : await this.site.customFieldsOfGroups([...groupIds]);
     return diagnoseCustomGroups(this.groups, { configured, all, fields });
   }
 
   private async diagnoseStageOptions(): Promise<StageOptionsDiagnostic> {
     const stageFieldName = ACTIVITY_STAGE_FIELD.slice(ACTIVITY_CUSTOM_GROUP.length + 1);
-    const [field] = await this.crm.api4('CustomField', 'get', {
-      select: ['id', 'is_active', 'option_group_id', 'option_group_id:name'],
-      where: [
-        ['custom_group_id:name', '=', ACTIVITY_CUSTOM_GROUP],
-        ['name', '=', stageFieldName],
-      ],
-      limit: 1,
-    });
+    const field = await this.site.customFieldWithOptionGroup(ACTIVITY_CUSTOM_GROUP, stageFieldName);
     const diagnostic: StageOptionsDiagnostic = {
       field: ACTIVITY_STAGE_FIELD,
       customFieldId: field ? asNumber(field['id']) : null,
@@ -156,14 +134,7 @@ export class CrmDiagnosticsIndicator {
     if (diagnostic.optionGroupId === null) {
       return withProblem(diagnostic, `The custom field ${ACTIVITY_STAGE_FIELD} has no option group.`);
     }
-    const options = await this.crm.api4('OptionValue', 'get', {
-      select: ['value', 'label', 'weight'],
-      where: [
-        ['option_group_id', '=', diagnostic.optionGroupId],
-        ['is_active', '=', true],
-      ],
-      orderBy: { weight: 'ASC' },
-    });
+    const options = await this.site.activeOptions(diagnostic.optionGroupId);
     diagnostic.stages = rankStages(
       options.map((option) => ({ value: String(option['value']), label: asText(option['label']) ?? '' })),
     );
@@ -177,10 +148,7 @@ export class CrmDiagnosticsIndicator {
   }
 
   private async diagnosePrimaryContactType(): Promise<PrimaryContactTypeDiagnostic> {
-    const rows = await this.crm.api4('RelationshipType', 'get', {
-      select: RELATIONSHIP_TYPE_FIELDS,
-      orderBy: { id: 'ASC' },
-    });
+    const rows = await this.site.relationshipTypes();
     const types = rows.map(toRelationshipType);
     const found = types.find((type) => type.name_a_b === FORM_CONTACT_RELATIONSHIP) ?? null;
     const problems = found
@@ -196,40 +164,10 @@ export class CrmDiagnosticsIndicator {
   }
 
   private async diagnoseContactRelationships(contactId: number): Promise<ContactRelationshipsDiagnostic> {
-    const [contacts, rows] = await Promise.all([
-      this.crm.api4('Contact', 'get', {
-        select: ['id', 'contact_type', 'display_name'],
-        where: [['id', '=', contactId]],
-        limit: 1,
-      }),
-      this.crm.api4('Relationship', 'get', {
-        select: [
-          'id',
-          'is_active',
-          'contact_id_a',
-          'contact_id_b',
-          'relationship_type_id.name_a_b',
-          'relationship_type_id.contact_type_a',
-          'relationship_type_id.contact_type_b',
-          'contact_id_a.contact_type',
-          'contact_id_a.display_name',
-          'contact_id_b.contact_type',
-          'contact_id_b.display_name',
-        ],
-        where: [
-          [
-            'OR',
-            [
-              ['contact_id_a', '=', contactId],
-              ['contact_id_b', '=', contactId],
-            ],
-          ],
-        ],
-        orderBy: { id: 'ASC' },
-        limit: MAX_LISTED_RELATIONSHIPS + 1,
-      }),
+    const [contactRow, rows] = await Promise.all([
+      this.site.contactSummary(contactId),
+      this.site.relationshipsOf(contactId, MAX_LISTED_RELATIONSHIPS + 1),
     ]);
-    const [contactRow] = contacts;
     const relationships = rows.slice(0, MAX_LISTED_RELATIONSHIPS).map(toRelationshipDiagnostic);
     const flagged = relationships.filter((relationship) => relationship.problems.length > 0);
     return {

@@ -2,10 +2,12 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import type { AppConfig } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { CrmError, type CrmFailure } from '../crm/crm-errors';
+import { CrmSiteGateway } from '../crm/site.gateway';
 import { CrmHealthIndicator } from './crm.health';
 
 /** A CRM that answers Contact.get with one row, or fails as told, and refuses anything else. */
 class FakeCrm implements CrmClient {
+  readonly fileBaseUrl = null;
   readonly calls: Array<{ entity: string; action: string; params?: Api4Params }> = [];
   failure?: CrmFailure | Error;
 
@@ -32,7 +34,7 @@ describe('CrmHealthIndicator', () => {
 
   beforeEach(() => {
     crm = new FakeCrm();
-    indicator = new CrmHealthIndicator(new HealthIndicatorService(), crm, {
+    indicator = new CrmHealthIndicator(new HealthIndicatorService(), new CrmSiteGateway(crm), {
       readyProbeCacheMs: 0,
     } as AppConfig);
   });
@@ -68,7 +70,7 @@ describe('CrmHealthIndicator', () => {
   });
 
   it('shares one readiness probe between every caller for READY_PROBE_CACHE_MS', async () => {
-    const shared = new CrmHealthIndicator(new HealthIndicatorService(), crm, {
+    const shared = new CrmHealthIndicator(new HealthIndicatorService(), new CrmSiteGateway(crm), {
       readyProbeCacheMs: 200,
     } as AppConfig);
     const results = await Promise.all(Array.from({ length: 500 }, () => shared.sharedReachability()));

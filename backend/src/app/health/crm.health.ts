@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmSiteGateway } from '../crm/site.gateway';
 import { crmDown } from './dependency-failure';
 
 /**
@@ -17,7 +17,7 @@ export class CrmHealthIndicator {
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly site: CrmSiteGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +38,7 @@ export class CrmHealthIndicator {
   async isReachable(key = 'crm'): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check(key);
     try {
-      await this.crm.api4('Contact', 'get', { select: ['id'], limit: 1 });
+      await this.site.ping();
     } catch (error) {
       const down = crmDown(error);
       this.noteStatus('down', down.message);

@@ -9,17 +9,7 @@ export interface RelationshipSides {
   expectedContactTypeB: string | null;
 }
 
-/**
- * The side of a person–organization relationship type that holds the person, read from the
- * type as OwnerAccessService reads it: side B only when the type puts an Individual on B and
- * not on A; otherwise side A (stock CiviCRM's habit).
- */
-export function personSide(
-  expectedContactTypeA: string | null,
-  expectedContactTypeB: string | null,
-): 'a' | 'b' {
-  return expectedContactTypeB === 'Individual' && expectedContactTypeA !== 'Individual' ? 'b' : 'a';
-}
+export { personSide } from '../crm/relationship-sides';
 
 /**
  * What is wrong with the way a relationship was entered, in words an operator can act on:

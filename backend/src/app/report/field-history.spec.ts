@@ -1,7 +1,7 @@
 import type { FieldConfig, FieldValues, StageOption } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
-import { buildFieldHistory, summarizeCheckins } from './field-history';
+import { buildFieldHistory, summarizeCheckIns } from './field-history';
 
 const members: FieldConfig = { name: 'Members', type: 'number', label: 'Members', crmField: 'G.Members' };
 const notes: FieldConfig = { name: 'Notes', type: 'text', label: 'Notes', crmField: 'G.Notes' };
@@ -19,12 +19,12 @@ function checkin(
   date: string,
   values: FieldValues,
   stageValue: string | null = null,
-): CheckinRecord {
+): CheckInRecord {
   return { id, date, stageValue, values, row: {} };
 }
 
-/** Newest first, as CheckinRecordsService.listCheckins answers: by date, then id. */
-const CHECKINS: CheckinRecord[] = [
+/** Newest first, as CheckInRecordsService.listCheckIns answers: by date, then id. */
+const CHECKINS: CheckInRecord[] = [
   checkin(7, '2024-05-01T10:00:00', { Notes: 'Corrected figures', Members: 0 }),
   checkin(6, '2024-05-01T10:00:00', { Notes: 'First draft' }),
   checkin(5, '2024-02-10T09:30:00', {}, 'feasibility'),
@@ -76,7 +76,7 @@ describe('buildFieldHistory with cleared answers', () => {
     label: 'Planned sales floor',
     crmField: 'Check_in_data__organizing_.Store_size_sqft',
   };
-  const cleared = (id: number, date: string, names: string): CheckinRecord => ({
+  const cleared = (id: number, date: string, names: string): CheckInRecord => ({
     id,
     date,
     stageValue: null,
@@ -111,9 +111,9 @@ describe('buildFieldHistory with cleared answers', () => {
   });
 });
 
-describe('summarizeCheckins', () => {
+describe('summarizeCheckIns', () => {
   it('lists every check-in with its date, stage rank and count of answered fields, in order', () => {
-    expect(summarizeCheckins(CHECKINS, STAGES)).toEqual([
+    expect(summarizeCheckIns(CHECKINS, STAGES)).toEqual([
       { id: 7, date: '2024-05-01T10:00:00', stage: null, fieldCount: 2 },
       { id: 6, date: '2024-05-01T10:00:00', stage: null, fieldCount: 1 },
       { id: 5, date: '2024-02-10T09:30:00', stage: 2, fieldCount: 0 },
@@ -123,7 +123,7 @@ describe('summarizeCheckins', () => {
   });
 
   it('gives no rank to a stage value the option group does not know', () => {
-    const [summary] = summarizeCheckins([checkin(9, '2024-01-01T00:00:00', {}, 'retired_stage')], STAGES);
+    const [summary] = summarizeCheckIns([checkin(9, '2024-01-01T00:00:00', {}, 'retired_stage')], STAGES);
 
     expect(summary?.stage).toBeNull();
   });

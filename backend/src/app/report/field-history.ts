@@ -6,21 +6,21 @@ import type {
   StageOption,
   StageRank,
 } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import { clearedFieldsOf } from '../form/cleared-answers';
 
 /**
  * For every field, every non-empty value with its activity's date, newest first, and a null
  * entry where a check-in cleared the answer (cleared-answers.ts); only fields with at least one
  * value appear (docs/product-rules.md, "Report", rule 4; docs/decisions.md, "Report shapes"). `checkins` must already be
- * newest first (date, then id), as CheckinRecordsService.listCheckins returns them.
+ * newest first (date, then id), as CheckInRecordsService.listCheckIns returns them.
  *
  * The walk goes check-in by check-in, reading each record's values once: an organization with
  * hundreds of check-ins of a hundred fields or more builds in a few milliseconds this way, about
  * twice as fast as going field by field across all check-ins.
  */
 export function buildFieldHistory(
-  checkins: readonly CheckinRecord[],
+  checkins: readonly CheckInRecord[],
   fields: readonly FieldConfig[],
 ): FieldHistory {
   const names = fields.map((field) => field.name);
@@ -45,8 +45,8 @@ export function buildFieldHistory(
 }
 
 /** docs/decisions.md, "Report shapes": {id, date, stage (rank or null), fieldCount}, in the check-ins' order. */
-export function summarizeCheckins(
-  checkins: readonly CheckinRecord[],
+export function summarizeCheckIns(
+  checkins: readonly CheckInRecord[],
   stages: readonly StageOption[],
 ): ActivitySummary[] {
   const rankByValue = new Map<string, StageRank>(stages.map((stage) => [stage.value, stage.rank]));

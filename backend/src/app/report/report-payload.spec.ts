@@ -1,5 +1,5 @@
 import type { FieldValues, SectionConfig, StageOption } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import { SECTIONS } from '../fields/field-config';
 import { buildReportPayload, currentStageOf, reportSections } from './report-payload';
 
@@ -15,7 +15,7 @@ function checkin(
   date: string,
   values: FieldValues,
   stageValue: string | null = null,
-): CheckinRecord {
+): CheckInRecord {
   return { id, date, stageValue, values, row: {} };
 }
 

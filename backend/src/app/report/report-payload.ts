@@ -6,15 +6,15 @@ import type {
   StageInfo,
   StageOption,
 } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
-import { toStageInfo } from '../crm/stage.service';
-import { buildFieldHistory, summarizeCheckins } from './field-history';
+import type { CheckInRecord } from '../crm/check-in-records.service';
+import { newestStageValue, toStageInfo } from '../crm/stage.service';
+import { buildFieldHistory, summarizeCheckIns } from './field-history';
 
 /** Everything the report is made of, as read from the CRM in one round. */
 export interface ReportSources {
   orgName: string;
   /** Every check-in of the organization, newest first (date, then id). */
-  checkins: readonly CheckinRecord[];
+  checkins: readonly CheckInRecord[];
   options: OptionMap;
   stages: readonly StageOption[];
   /** The form's sections; the report keeps what the history can hold (see reportSections). */
@@ -30,7 +30,7 @@ export function buildReportPayload(sources: ReportSources): ReportPayload {
   return {
     orgName: sources.orgName,
     currentStage: currentStageOf(sources.checkins, sources.stages),
-    activities: summarizeCheckins(sources.checkins, sources.stages),
+    activities: summarizeCheckIns(sources.checkins, sources.stages),
     fieldHistory: buildFieldHistory(sources.checkins, activityFieldsOf(sections)),
     options: sources.options,
     stages: [...sources.stages],
@@ -38,16 +38,12 @@ export function buildReportPayload(sources: ReportSources): ReportPayload {
   };
 }
 
-/**
- * The same rule as StageService (the newest check-in that has a Stage, by date then id), applied
- * to check-ins already read newest first, so the report needs no stage lookup of its own.
- */
+/** The current stage (newestStageValue) with its rank and label. */
 export function currentStageOf(
-  checkins: readonly CheckinRecord[],
+  checkins: readonly CheckInRecord[],
   stages: readonly StageOption[],
 ): StageInfo {
-  const newestWithStage = checkins.find((checkin) => checkin.stageValue !== null);
-  return toStageInfo(newestWithStage?.stageValue ?? null, stages);
+  return toStageInfo(newestStageValue(checkins), stages);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ReportPayload } from '@checkin/contract';
-import { CheckinRecordsService } from '../crm/checkin-records.service';
+import { CheckInRecordsService } from '../crm/check-in-records.service';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
 import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
@@ -15,14 +15,14 @@ import { buildReportPayload } from './report-payload';
 @Injectable()
 export class ReportService {
   constructor(
-    private readonly records: CheckinRecordsService,
+    private readonly records: CheckInRecordsService,
     private readonly schema: CrmSchemaService,
   ) {}
 
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }] = await Promise.all([
       this.records.readOrganization(orgId, []),
-      this.records.listCheckins(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.schema.options(ALL_FIELDS),
     ]);
     return buildReportPayload({ orgName: organization.name, checkins, options, stages, sections: SECTIONS });

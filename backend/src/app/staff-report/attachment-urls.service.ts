@@ -1,12 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { FileUrlLookup } from '@checkin/contract';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CrmFilesGateway } from '../crm/files.gateway';
 import { CrmError } from '../crm/crm-errors';
-
-interface AttachmentRow {
-  id: string | number;
-  url?: string;
-}
 
 export interface SignedUrls {
   lookup: FileUrlLookup;
@@ -28,17 +23,12 @@ const NO_URLS: ReadonlyMap<number, string> = new Map();
 export class AttachmentUrlService {
   private readonly logger = new Logger('StaffReport');
 
-  constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
+  constructor(private readonly files: CrmFilesGateway) {}
 
   async signedUrls(fileIds: readonly number[]): Promise<SignedUrls> {
     if (fileIds.length === 0) return { lookup: 'skipped', urls: NO_URLS };
     try {
-      const rows = await this.crm.api3<AttachmentRow & Record<string, unknown>>('Attachment', 'get', {
-        id: { IN: [...fileIds] },
-        return: 'id,url',
-        sequential: 1,
-      });
-      return { lookup: 'ok', urls: urlsById(rows) };
+      return { lookup: 'ok', urls: await this.files.attachmentUrls(fileIds) };
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
       if (error.isTimeout) {
@@ -55,11 +45,7 @@ export class AttachmentUrlService {
 
   private async fileGetUrls(fileIds: readonly number[]): Promise<SignedUrls> {
     try {
-      const rows = await this.crm.api4<AttachmentRow & Record<string, unknown>>('File', 'get', {
-        select: ['id', 'url'],
-        where: [['id', 'IN', [...fileIds]]],
-      });
-      const urls = urlsById(rows);
+      const urls = await this.files.fileGetUrls(fileIds);
       if (urls.size > 0) return { lookup: 'file-get', urls };
       this.logger.warn('File.get answered no file URLs; file links fall back to the file route');
     } catch (error) {
@@ -70,14 +56,4 @@ export class AttachmentUrlService {
     }
     return { lookup: 'failed', urls: NO_URLS };
   }
-}
-
-/** v3 answers ids as strings; rows without a usable id or url are left out. */
-function urlsById(rows: readonly AttachmentRow[]): Map<number, string> {
-  const urls = new Map<number, string>();
-  for (const row of rows) {
-    const id = Number(row.id);
-    if (Number.isSafeInteger(id) && typeof row.url === 'string' && row.url !== '') urls.set(id, row.url);
-  }
-  return urls;
 }

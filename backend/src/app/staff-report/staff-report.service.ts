@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StaffReportPayload } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CheckinRecordsService, type OrganizationRecord } from '../crm/checkin-records.service';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
+import { CheckInRecordsService, type OrganizationRecord } from '../crm/check-in-records.service';
+import { CrmFilesGateway } from '../crm/files.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
-import { InMemoryCrmClient } from '../crm/in-memory/in-memory-crm.client';
-import { toStageInfo } from '../crm/stage.service';
+import { newestStageValue, toStageInfo } from '../crm/stage.service';
 import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
@@ -21,9 +20,9 @@ import { buildStaffSections, buildSubmissions, SUBMISSION_COLUMNS } from './staf
 export class StaffReportService {
   constructor(
     private readonly schema: CrmSchemaService,
-    private readonly records: CheckinRecordsService,
+    private readonly records: CheckInRecordsService,
     private readonly attachments: AttachmentUrlService,
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly files: CrmFilesGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -31,7 +30,7 @@ export class StaffReportService {
     const layout = planStaffLayout(await this.schema.customFields());
     const [organization, checkins, { options, stages }] = await Promise.all([
       this.records.readOrganization(orgId, layout.contactFields, { select: ['contact_type'] }),
-      this.records.listCheckins(orgId, layout.activityFields, SUBMISSION_COLUMNS),
+      this.records.listCheckIns(orgId, layout.activityFields, SUBMISSION_COLUMNS),
       this.schema.options([...layout.contactFields, ...layout.activityFields]),
     ]);
     if (!isOrganization(organization)) {
@@ -40,17 +39,17 @@ export class StaffReportService {
 
     const fileIds = collectFileIds([organization.values, ...checkins.map((checkin) => checkin.values)]);
     const { lookup, urls } = await this.attachments.signedUrls(fileIds);
-    const signedCheckins = checkins.map((checkin) => ({
+    const signedCheckIns = checkins.map((checkin) => ({
       ...checkin,
       values: withFileUrls(checkin.values, urls),
     }));
-    const newestStage = checkins.find((checkin) => checkin.stageValue !== null)?.stageValue ?? null;
+    const newestStage = newestStageValue(checkins);
 
     return {
       organization: { id: organization.id, name: organization.name },
       currentStage: toStageInfo(newestStage, stages),
       stages,
-      sections: buildStaffSections(layout, withFileUrls(organization.values, urls), signedCheckins),
+      sections: buildStaffSections(layout, withFileUrls(organization.values, urls), signedCheckIns),
       submissions: buildSubmissions(checkins, stages),
       options,
       crmBaseUrl: this.crmBaseUrl(),
@@ -65,7 +64,7 @@ export class StaffReportService {
    */
   private crmBaseUrl(): string | null {
     if (this.config.crm) return this.config.crm.baseUrl;
-    return this.crm instanceof InMemoryCrmClient ? this.crm.model.baseUrl : null;
+    return this.files.fileBaseUrl;
   }
 }
 

@@ -6,9 +6,9 @@ import type {
   StaffSubmission,
   StageOption,
 } from '@checkin/contract';
-import type { CheckinRecord } from '../crm/checkin-records.service';
+import type { CheckInRecord } from '../crm/check-in-records.service';
 import type { CrmRow } from '../crm/crm-client';
-import { buildFieldHistory, summarizeCheckins } from '../report/field-history';
+import { buildFieldHistory, summarizeCheckIns } from '../report/field-history';
 import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
 
 /**
@@ -32,12 +32,12 @@ export const SUBMISSION_COLUMNS = {
 /**
  * The staff report's sections from the layout and the CRM records: per field the latest value
  * and, for activity-side fields, every earlier one (newest first, docs/decisions.md, "Report shapes"). `checkins` must
- * be newest first, as CheckinRecordsService.listCheckins returns them.
+ * be newest first, as CheckInRecordsService.listCheckIns returns them.
  */
 export function buildStaffSections(
   layout: StaffLayout,
   organizationValues: FieldValues,
-  checkins: readonly CheckinRecord[],
+  checkins: readonly CheckInRecord[],
 ): StaffSection[] {
   const history = buildFieldHistory(checkins, layout.activityFields);
   const report = (field: FieldConfig): StaffFieldReport => {
@@ -64,10 +64,10 @@ export function buildStaffSections(
 
 /** Every check-in as staff list it: the summary of docs/decisions.md, "Report shapes", its subject and who recorded it. */
 export function buildSubmissions(
-  checkins: readonly CheckinRecord[],
+  checkins: readonly CheckInRecord[],
   stages: readonly StageOption[],
 ): StaffSubmission[] {
-  const summaries = summarizeCheckins(checkins, stages);
+  const summaries = summarizeCheckIns(checkins, stages);
   return summaries.map((summary, index) => {
     const row: CrmRow = checkins[index]?.row ?? {};
     return {

@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { OwnerLinkParams, UploadResponse } from '@checkin/contract';
 import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
 import { FileReceipts } from './file-receipts';
-import { CRM_CLIENT, type CrmClient } from '../crm/crm-client';
-import { CrmError } from '../crm/crm-errors';
+import { CrmFilesGateway } from '../crm/files.gateway';
 import { AppError } from '../errors/app-error';
 import { UPLOAD_FIELD_REFS } from '../fields/field-config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -33,7 +32,7 @@ export class UploadService {
   private readonly logger = new Logger('Upload');
 
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly files: CrmFilesGateway,
     private readonly ownerAccess: OwnerAccessService,
     private readonly rateLimits: RateLimitService,
     private readonly receipts: FileReceipts,
@@ -73,25 +72,21 @@ export class UploadService {
     type: AllowedFileType,
     bytes: Buffer,
   ): Promise<Omit<UploadResponse, 'receipt'>> {
-    const [row] = await this.crm.createFile({ fileName, mimeType: type.mime, bytes });
-    const id = Number(row?.['id']);
-    if (!Number.isSafeInteger(id) || id <= 0) {
-      throw new CrmError('malformed', 'File.create', 'answer has no file id');
-    }
-    if (row?.['checkin_content_decoded'] !== true) {
+    const created = await this.files.createFile(fileName, type.mime, bytes);
+    const id = created.id;
+    if (!created.contentDecoded) {
       this.logger.error(
         `File.create stored file ${id} without decoding it: the check-in CiviCRM extension is not installed ` +
           '(docs/civicrm-setup.md); the file was deleted and the upload refused',
       );
-      await this.crm.api4('File', 'delete', { where: [['id', '=', id]] }).catch(() => undefined);
+      await this.files.deleteFile(id).catch(() => undefined);
       throw new AppError(
         502,
         'CRM_EXTENSION_MISSING',
         'Our records system cannot store files yet. Your answers are kept; please tell the organizers.',
       );
     }
-    const storedName = row['file_name'];
-    return { id, file_name: typeof storedName === 'string' && storedName !== '' ? storedName : fileName };
+    return { id, file_name: created.fileName ?? fileName };
   }
 }
 

@@ -21,6 +21,10 @@ export class InMemoryCrmClient implements CrmClient {
     this.latencyMs = options.latencyMs ?? 0;
   }
 
+  get fileBaseUrl(): string {
+    return this.model.baseUrl;
+  }
+
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
     return this.call<T>(entity, action, params, {});
   }

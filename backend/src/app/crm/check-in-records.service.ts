@@ -4,7 +4,9 @@ import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { crmLocalTimeToIso } from '@checkin/contract';
 import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+import { checkRows, type RowShape } from './crm-rows';
 import { CrmSiteService } from './crm-site.service';
+import { stageValueOf } from './stage.service';
 import { fileJoinsFor, fileNameColumns, fromCrmValue, selectFor } from './crm-values';
 
 export interface OrganizationRecord {
@@ -16,7 +18,7 @@ export interface OrganizationRecord {
   row: CrmRow;
 }
 
-export interface CheckinRecord {
+export interface CheckInRecord {
   id: number;
   /** activity_date_time as an ISO 8601 instant (the CRM's local time read in its zone). */
   date: string;
@@ -41,7 +43,7 @@ export interface ExtraColumns {
  * explicitly, because CiviCRM before 6.2 silently drops the former (docs/civicrm-setup.md).
  */
 @Injectable()
-export class CheckinRecordsService {
+export class CheckInRecordsService {
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     private readonly site: CrmSiteService,
@@ -52,7 +54,7 @@ export class CheckinRecordsService {
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
   ): Promise<OrganizationRecord> {
-    const [row] = await this.crm.api4('Contact', 'get', {
+    const rows = await this.crm.api4('Contact', 'get', {
       select: [
         'id',
         'display_name',
@@ -64,6 +66,7 @@ export class CheckinRecordsService {
       where: [['id', '=', orgId]],
       limit: 1,
     });
+    const [row] = checkRows('Contact.get', rows, ORGANIZATION_SHAPE);
     if (!row) return { id: orgId, name: '', values: {}, row: {} };
     return {
       id: orgId,
@@ -74,11 +77,11 @@ export class CheckinRecordsService {
   }
 
   /** Every check-in of the organization, newest first (date, then id). */
-  async listCheckins(
+  async listCheckIns(
     orgId: number,
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
-  ): Promise<CheckinRecord[]> {
+  ): Promise<CheckInRecord[]> {
     const [rows, timeZone] = await Promise.all([
       this.crm.api4('Activity', 'get', {
         select: [
@@ -98,18 +101,20 @@ export class CheckinRecordsService {
       this.site.timeZone(),
     ]);
     const readers = fieldReaders(fields);
-    return rows.map((row) => {
-      const stage = row[ACTIVITY_STAGE_FIELD];
+    return checkRows('Activity.get', rows, CHECK_IN_SHAPE).map((row) => {
       return {
         id: Number(row['id']),
         date: crmLocalTimeToIso(row['activity_date_time'], timeZone),
-        stageValue: stage === null || stage === undefined || stage === '' ? null : String(stage),
+        stageValue: stageValueOf(row[ACTIVITY_STAGE_FIELD]),
         values: valuesOf(readers, row),
         row,
       };
     });
   }
 }
+
+const ORGANIZATION_SHAPE: RowShape = { id: 'id', display_name: 'string?', organization_name: 'string?' };
+const CHECK_IN_SHAPE: RowShape = { id: 'id', activity_date_time: 'string?' };
 
 /** The `join` parameter, left out when there is nothing to join. */
 function joinsFor(fields: readonly FieldConfig[], extra: ExtraColumns): { join?: unknown[] } {
