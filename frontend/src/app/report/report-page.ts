@@ -60,7 +60,7 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
           <dl class="counts">
             <div>
               <dt>Check-ins sent</dt>
-              <dd class="tabular">{{ current.view.checkinCount }}</dd>
+              <dd class="tabular">{{ current.view.checkInCount }}</dd>
             </div>
             <div>
               <dt>Questions answered</dt>

@@ -24,7 +24,7 @@ describe('buildReportView: header', () => {
 
     expect(view.orgName).toBe('Riverbend Food Co-op');
     expect(view.stageLabel).toBe('Business planning');
-    expect(view.checkinCount).toBe(12);
+    expect(view.checkInCount).toBe(12);
     expect(view.fieldsTracked).toBe(14);
     expect(view.dateSpan).toBe('February 2022 – November 2026');
   });

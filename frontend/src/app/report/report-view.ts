@@ -27,7 +27,7 @@ import { dayAndTime, formatCalendarDay, formatMonthSpan, SECOND_IN_DAYS } from '
 export interface ReportView {
   orgName: string;
   stageLabel: string;
-  checkinCount: number;
+  checkInCount: number;
   /** Fields with at least one answer. */
   fieldsTracked: number;
   /** "March 2022 – November 2026", from the oldest check-in to the newest. */
@@ -129,7 +129,7 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
   return {
     orgName: report.orgName,
     stageLabel: report.currentStage.label,
-    checkinCount: report.activities.length,
+    checkInCount: report.activities.length,
     fieldsTracked: sections.reduce(
       (count, section) => count + section.fields.length + matrixCount(section),
       0,

@@ -178,7 +178,7 @@ export class CiviCrmEmulator {
     const url = new URL(request.url ?? '/', 'http://emulator.invalid');
     const route = matchRoute(url.pathname);
     if (!route) return this.send(response, text(404, 'Not Found'));
-    if (route.kind === 'file' || route.kind === 'checkinFile' || route.kind === 'page') {
+    if (route.kind === 'file' || route.kind === 'checkInFile' || route.kind === 'page') {
       return this.send(response, this.servePage(route, request, url));
     }
 
@@ -436,7 +436,7 @@ export class CiviCrmEmulator {
         ? LOGIN_PAGE
         : errorPage('You do not have permission to access this page.', this.baseUrl),
     );
-    if (route.kind === 'checkinFile' && this.model.extensionInstalled) {
+    if (route.kind === 'checkInFile' && this.model.extensionInstalled) {
       if (!may('access CiviCRM') || !may('access uploaded files')) return denied;
       const fileId = Number(route.id ?? url.searchParams.get('id'));
       const file = Number.isInteger(fileId) && fileId > 0 ? this.model.getFile(fileId) : undefined;
@@ -463,7 +463,7 @@ export class CiviCrmEmulator {
   // --- recording ------------------------------------------------------------------------------
 
   private record(
-    route: Exclude<Route, { kind: 'file' | 'checkinFile' | 'page' }>,
+    route: Exclude<Route, { kind: 'file' | 'checkInFile' | 'page' }>,
     request: IncomingMessage,
     url: URL,
     form: Form,

@@ -92,7 +92,7 @@ export type Route =
   | { kind: 'batch' }
   | { kind: 'v3' }
   | { kind: 'file' }
-  | { kind: 'checkinFile'; id: string | null }
+  | { kind: 'checkInFile'; id: string | null }
   | { kind: 'page' };
 
 /** Who a request acts as, after authx and the session. */

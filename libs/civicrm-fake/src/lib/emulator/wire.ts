@@ -30,7 +30,7 @@ export function matchRoute(pathname: string): Route | undefined {
   if (pathname === '/civicrm/file') return { kind: 'file' };
   // The extension's route takes the id as `?id=N` or as the last segment.
   const checkin = /^\/civicrm\/checkin-file(?:\/([^/]+))?\/?$/.exec(pathname);
-  if (checkin) return { kind: 'checkinFile', id: checkin[1] ?? null };
+  if (checkin) return { kind: 'checkInFile', id: checkin[1] ?? null };
   if (pathname === '/civicrm' || pathname.startsWith('/civicrm/')) return { kind: 'page' };
   return undefined;
 }
