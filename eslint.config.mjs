@@ -49,6 +49,25 @@ export default tseslint.config(
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
+    // Inside the back end, only the CRM module's stub wiring (crm/in-memory), the emulator entry
+    // point (crm/emulator) and tests may reach the CiviCRM fake: features talk to CrmClient.
+    files: ['backend/src/**/*.ts'],
+    ignores: ['backend/src/app/crm/in-memory/**', 'backend/src/app/crm/emulator/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@checkin/civicrm-fake', '@checkin/civicrm-fake/*'],
+              message: 'Only crm/in-memory, crm/emulator and tests import the CiviCRM fake.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/**/*.ts'],
     extends: [...angular.configs.tsRecommended],
     processor: angular.processInlineTemplates,
