@@ -3,7 +3,7 @@ import { loadAppConfig } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { RedisConnection } from '../rate-limit/redis-connection';
 import { OwnerAccessService } from './owner-access.service';
 
 type Planned = (params: Api4Params) => CrmRow[];
@@ -67,7 +67,7 @@ function setup(options: { valid?: boolean; relationships?: CrmRow[]; config?: Pa
   const service = new OwnerAccessService(
     crm,
     config,
-    new RateLimitService(new MemoryRateLimitStore(), config),
+    new RateLimitService(new RedisConnection(config), config),
   );
   return { crm, service };
 }
