@@ -161,6 +161,10 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     }
     const hashed = createHash('sha256').update(String(DEMO_PERSON_ID)).digest('hex');
     expect(keys).toEqual(expect.arrayContaining([`checkin:limits:upload:${hashed}`]));
+    const kinds = keys.map((key) => key.replace(/:[0-9a-f]{64}$/, ''));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['checkin:limits:upload', 'checkin:limits:checksum-failures']),
+    );
   });
 
   it('reports Redis in readiness, and closes its connection when the instance shuts down', async () => {
@@ -199,6 +203,18 @@ redisSuite('rate limits when Redis cannot be reached', () => {
       code: 'NOT_READY',
       message: 'The service cannot check its rate limits right now. Please try again in a minute.',
     });
+    expect(test.emulator.calls).toEqual([]);
+  });
+
+  it('refuses the per-contact and checksum-failure limits with the same 503 instead of waiving them', async () => {
+    const limits = test.app.get(RateLimitService);
+    const unavailable = { statusCode: 503, code: 'NOT_READY' };
+    await expect(limits.consumeSubmit(DEMO_PERSON_ID)).rejects.toMatchObject(unavailable);
+    await expect(limits.consumeUpload(DEMO_PERSON_ID)).rejects.toMatchObject(unavailable);
+    await expect(limits.consumeUploadRequest('127.0.0.1')).rejects.toMatchObject(unavailable);
+    await expect(limits.reserveAttempt('checksum', '127.0.0.1')).rejects.toMatchObject(unavailable);
+    const guess = await test.get(`/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: 'guess' })}`);
+    expect(guess.status).toBe(503);
     expect(test.emulator.calls).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { loadAppConfig } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { RedisConnection } from '../rate-limit/redis-connection';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { OwnerAccessService } from './owner-access.service';
 
@@ -69,7 +69,7 @@ function setup(options: { valid?: boolean; relationships?: CrmRow[]; config?: Pa
   const service = new OwnerAccessService(
     new CrmContactsGateway(crm),
     config,
-    new RateLimitService(new MemoryRateLimitStore(), config),
+    new RateLimitService(new RedisConnection(config), config),
   );
   return { crm, service };
 }
@@ -187,11 +187,12 @@ describe('OwnerAccessService', () => {
   });
 
   it('validates again once the cached check is older than the cache time', async () => {
-    jest.useFakeTimers({ now: 0 });
+    // Not at 0: the cache takes a start time of 0 for "no expiry".
+    jest.useFakeTimers({ now: 1_000 });
     try {
       const { crm, service } = setup();
       await service.authorize({ cid: '101', cs: 'sum' }, 'ip');
-      jest.setSystemTime(5 * 60_000 + 1);
+      jest.setSystemTime(1_000 + 5 * 60_000 + 1);
       await service.authorize({ cid: '101', cs: 'sum' }, 'ip');
       expect(crm.calls.filter((call) => call === 'Contact.validateChecksum')).toHaveLength(2);
     } finally {

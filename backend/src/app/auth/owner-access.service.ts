@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OwnerLinkParams } from '@checkin/contract';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
@@ -10,11 +11,6 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 export interface OwnerAccess {
   contactId: number;
   orgId: number;
-}
-
-interface CachedGrant {
-  organizations: number[];
-  expiresAt: number;
 }
 
 const MAX_CACHED_GRANTS = 10_000;
@@ -30,7 +26,12 @@ const CHECKSUM_SHAPE = /^[^\s\p{Cc}]{1,200}$/u;
  */
 @Injectable()
 export class OwnerAccessService {
-  private readonly grants = new Map<string, CachedGrant>();
+  // The wall clock (Date.now), with no coarser resolution, so an entry expires exactly as due.
+  private readonly grants = new LRUCache<string, number[]>({
+    max: MAX_CACHED_GRANTS,
+    ttlResolution: 0,
+    perf: { now: () => this.now() },
+  });
 
   constructor(
     private readonly contacts: CrmContactsGateway,
@@ -93,8 +94,7 @@ export class OwnerAccessService {
   ): Promise<number[]> {
     const key = grantKey(cid, checksum);
     const cached = this.grants.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.organizations;
-    this.grants.delete(key);
+    if (cached) return cached;
 
     // Counted as a failure until the CRM says otherwise (issue: concurrent guesses).
     await this.rateLimits.reserveAttempt(counter, clientAddress);
@@ -118,11 +118,7 @@ export class OwnerAccessService {
 
   private remember(key: string, organizations: number[]): void {
     if (this.config.checksumCacheMs <= 0) return;
-    if (this.grants.size >= MAX_CACHED_GRANTS) {
-      const oldest = this.grants.keys().next().value;
-      if (oldest !== undefined) this.grants.delete(oldest);
-    }
-    this.grants.set(key, { organizations, expiresAt: this.now() + this.config.checksumCacheMs });
+    this.grants.set(key, organizations, { ttl: this.config.checksumCacheMs });
   }
 }
 

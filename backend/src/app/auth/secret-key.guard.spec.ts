@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { loadAppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { RedisConnection } from '../rate-limit/redis-connection';
 import { AdminKeyGuard, keysMatch, StaffKeyGuard } from './secret-key.guard';
 
 const STAFF_KEY = 'staff-key-0123456789';
@@ -20,7 +20,7 @@ function contextWithHeaders(headers: Record<string, string>, ip = '203.0.113.7')
 }
 
 function limits(): RateLimitService {
-  return new RateLimitService(new MemoryRateLimitStore(), config);
+  return new RateLimitService(new RedisConnection(config), config);
 }
 
 async function statusOf(run: () => Promise<unknown>): Promise<number | 'allowed'> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   CURRENT_STAGE_FIELD_NAME,
   MAX_STAGE_RANK,
@@ -11,7 +12,6 @@ import {
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
-import { TtlCache } from './ttl-cache';
 
 /** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
 export interface CustomFieldMetadata {
@@ -58,18 +58,28 @@ export interface ResolvedOptions {
  */
 @Injectable()
 export class CrmSchemaService {
-  private readonly metadataCache: TtlCache<Map<string, CustomFieldMetadata>>;
+  private readonly metadataCache: LRUCache<'custom-fields', Map<string, CustomFieldMetadata>>;
+  private readonly metadataCacheMs: number;
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.metadataCache = new TtlCache(config.schemaCacheMs);
+    // One entry; concurrent callers during a load share one CRM call, a failed load is not kept.
+    this.metadataCache = new LRUCache({
+      max: 1,
+      ttl: config.schemaCacheMs,
+      fetchMethod: () => this.fetchCustomFields(),
+    });
+    this.metadataCacheMs = config.schemaCacheMs;
   }
 
   /** Every active custom field of the check-in and organization groups. */
   customFields(): Promise<Map<string, CustomFieldMetadata>> {
-    return this.metadataCache.get(() => this.fetchCustomFields());
+    // SCHEMA_CACHE_SECONDS=0 keeps nothing (a TTL of 0 would keep it for ever), but still shares a load.
+    return this.metadataCache
+      .fetch('custom-fields', { forceRefresh: this.metadataCacheMs <= 0 })
+      .then((fields) => fields as Map<string, CustomFieldMetadata>);
   }
 
   async options(fields: readonly FieldConfig[]): Promise<ResolvedOptions> {

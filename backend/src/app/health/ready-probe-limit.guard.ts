@@ -1,11 +1,10 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { clientAddress } from '../auth/owner-access.guard';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Errors } from '../errors/app-error';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
-
-const MINUTE_MS = 60_000;
+import { retryAfterSeconds } from '../rate-limit/rate-limit.service';
 
 /**
  * /api/health/ready is open (load balancers carry no key), so it gets its own per-address limit:
@@ -15,15 +14,16 @@ const MINUTE_MS = 60_000;
  */
 @Injectable()
 export class ReadyProbeLimitGuard implements CanActivate {
-  private readonly counts = new MemoryRateLimitStore();
+  // Counts without refusing: the limit is the config's, which only the constructor receives.
+  private readonly counts = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 60 });
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const address = clientAddress(context.switchToHttp().getRequest<Request>());
-    const window = await this.counts.hit(address, MINUTE_MS);
-    if (window.count > this.config.rateLimits.readyProbesPerMinute) {
-      throw Errors.rateLimited(Math.max(1, Math.ceil(window.resetInMs / 1000)));
+    const window = await this.counts.consume(address);
+    if (window.consumedPoints > this.config.rateLimits.readyProbesPerMinute) {
+      throw Errors.rateLimited(retryAfterSeconds(window.msBeforeNext));
     }
     return true;
   }

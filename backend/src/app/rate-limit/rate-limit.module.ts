@@ -1,8 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { RateLimitService } from './rate-limit.service';
-import { MemoryRateLimitStore, RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 import { RedisConnection } from './redis-connection';
-import { RedisRateLimitStore } from './redis-rate-limit.store';
 
 /**
  * the per-contact and checksum-failure counters of docs/decisions.md, "Limits", and the Redis connection they share
@@ -11,16 +9,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
  */
 @Global()
 @Module({
-  providers: [
-    RedisConnection,
-    {
-      provide: RATE_LIMIT_STORE,
-      inject: [RedisConnection],
-      useFactory: (redis: RedisConnection): RateLimitStore =>
-        redis.client ? new RedisRateLimitStore(redis.client) : new MemoryRateLimitStore(),
-    },
-    RateLimitService,
-  ],
-  exports: [RedisConnection, RATE_LIMIT_STORE, RateLimitService],
+  providers: [RedisConnection, RateLimitService],
+  exports: [RedisConnection, RateLimitService],
 })
 export class RateLimitModule {}

@@ -1,37 +1,56 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Errors } from '../errors/app-error';
-import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
+import { RedisConnection, rateLimitsUnavailable } from './redis-connection';
 
 const MINUTE_MS = 60_000;
 
 /**
  * The per-contact and per-address limits of docs/decisions.md, "Limits" that depend on who the caller is
  * (known only after the checksum or the multipart body is read). The plain per-address read
- * limit is @nestjs/throttler's guard.
+ * limit is @nestjs/throttler's guard. Fixed windows that open with the first hit, in Redis when
+ * THROTTLE_REDIS_URL is set, so every instance counts against the same limits, in process memory
+ * otherwise.
  */
 @Injectable()
 export class RateLimitService {
-  constructor(
-    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  private readonly submits: RateLimiterAbstract;
+  private readonly uploads: RateLimiterAbstract;
+  private readonly uploadRequests: RateLimiterAbstract;
+  private readonly attempts: RateLimiterAbstract;
+
+  constructor(redis: RedisConnection, @Inject(APP_CONFIG) config: AppConfig) {
+    const {
+      submitsPerMinute,
+      uploadsPerMinute,
+      uploadRequestsPerMinute,
+      checksumFailures,
+      checksumWindowMs,
+    } = config.rateLimits;
+    this.submits = fixedWindow(redis, 'submit', submitsPerMinute, MINUTE_MS);
+    this.uploads = fixedWindow(redis, 'upload', uploadsPerMinute, MINUTE_MS);
+    this.uploadRequests = fixedWindow(redis, 'upload-requests', uploadRequestsPerMinute, MINUTE_MS);
+    this.attempts = fixedWindow(redis, undefined, checksumFailures, checksumWindowMs);
+  }
 
   async consumeSubmit(contactId: number): Promise<void> {
-    await this.consume(`submit:${contactId}`, this.config.rateLimits.submitsPerMinute, MINUTE_MS);
+    await consume(this.submits, subjectKey(String(contactId)));
   }
 
   async consumeUpload(contactId: number): Promise<void> {
-    await this.consume(`upload:${contactId}`, this.config.rateLimits.uploadsPerMinute, MINUTE_MS);
+    await consume(this.uploads, subjectKey(String(contactId)));
   }
 
   /** Upload requests per client address, counted before a byte of the body is read. */
   async consumeUploadRequest(clientAddress: string): Promise<void> {
-    await this.consume(
-      `upload-requests:${clientAddress}`,
-      this.config.rateLimits.uploadRequestsPerMinute,
-      MINUTE_MS,
-    );
+    await consume(this.uploadRequests, subjectKey(clientAddress));
   }
 
   /**
@@ -41,19 +60,20 @@ export class RateLimitService {
    * the caller gives the attempt back with releaseAttempt when it succeeds.
    */
   async reserveAttempt(kind: SecretKind, clientAddress: string): Promise<void> {
-    const { checksumFailures, checksumWindowMs } = this.config.rateLimits;
-    const window = await this.store.hit(attemptKey(kind, clientAddress), checksumWindowMs);
-    if (window.count > checksumFailures) throw Errors.rateLimited(retryAfterSeconds(window.resetInMs));
+    await consume(this.attempts, attemptKey(kind, clientAddress));
   }
 
   /** The reserved attempt was no guess (it succeeded, or the CRM could not say). */
   async releaseAttempt(kind: SecretKind, clientAddress: string): Promise<void> {
-    await this.store.release(attemptKey(kind, clientAddress));
-  }
-
-  private async consume(key: string, limit: number, windowMs: number): Promise<void> {
-    const window = await this.store.hit(key, windowMs);
-    if (window.count > limit) throw Errors.rateLimited(retryAfterSeconds(window.resetInMs));
+    const key = attemptKey(kind, clientAddress);
+    try {
+      // Only a live window gets its attempt back: a reward on an expired one would open the
+      // next window below zero, one guess richer.
+      const window = await this.attempts.get(key);
+      if (window && window.consumedPoints > 0) await this.attempts.reward(key);
+    } catch {
+      throw rateLimitsUnavailable();
+    }
   }
 }
 
@@ -64,10 +84,46 @@ export class RateLimitService {
  */
 export type SecretKind = 'checksum' | 'preview-checksum' | 'staff-key' | 'admin-key';
 
-function attemptKey(kind: SecretKind, clientAddress: string): string {
-  return kind === 'checksum' ? `checksum-failures:${clientAddress}` : `${kind}-failures:${clientAddress}`;
+/**
+ * Keys read `checkin:limits:<kind>:<sha256 of the subject>`: the kind of limit stays readable for
+ * operators, the subject (a contact id or a client address) does not sit in Redis in clear.
+ */
+const KEY_PREFIX = 'checkin:limits';
+
+function fixedWindow(
+  redis: RedisConnection,
+  kind: string | undefined,
+  points: number,
+  windowMs: number,
+): RateLimiterAbstract {
+  const options = {
+    keyPrefix: kind ? `${KEY_PREFIX}:${kind}` : KEY_PREFIX,
+    points,
+    duration: windowMs / 1000,
+  };
+  return redis.client
+    ? new RateLimiterRedis({ ...options, storeClient: redis.client })
+    : new RateLimiterMemory(options);
 }
 
-function retryAfterSeconds(resetInMs: number): number {
+/** A hit over the limit answers 429 with Retry-After; a store that cannot count answers 503. */
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) throw Errors.rateLimited(retryAfterSeconds(refusal.msBeforeNext));
+    throw rateLimitsUnavailable();
+  }
+}
+
+function subjectKey(subject: string): string {
+  return createHash('sha256').update(subject).digest('hex');
+}
+
+function attemptKey(kind: SecretKind, clientAddress: string): string {
+  return `${kind}-failures:${subjectKey(clientAddress)}`;
+}
+
+export function retryAfterSeconds(resetInMs: number): number {
   return Math.max(1, Math.ceil(resetInMs / 1000));
 }
