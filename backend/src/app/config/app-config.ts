@@ -1,4 +1,5 @@
 import type { InjectionToken, LogLevel } from '@nestjs/common';
+import { getConfigToken } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { validateEnvironment } from './environment';
@@ -107,5 +108,8 @@ function logLevelsFrom(least: Exclude<LogLevel, 'fatal'>): LogLevel[] {
   return LOG_LEVELS_BY_SEVERITY.slice(0, LOG_LEVELS_BY_SEVERITY.indexOf(least) + 1);
 }
 
+/** The @nestjs/config namespace that holds the configuration (AppConfigModule). */
+export const APP_CONFIG_NAMESPACE = 'app';
+
 /** `@Inject(APP_CONFIG) config: AppConfig` anywhere in the back end (see AppModule.forRoot). */
-export const APP_CONFIG: InjectionToken<AppConfig> = Symbol('AppConfig');
+export const APP_CONFIG: InjectionToken<AppConfig> = getConfigToken(APP_CONFIG_NAMESPACE);
