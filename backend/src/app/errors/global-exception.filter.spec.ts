@@ -1,4 +1,9 @@
-import { type ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  BadRequestException,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { CrmError } from '../crm/crm-errors';
 import { AppError, Errors } from './app-error';
@@ -8,12 +13,17 @@ interface Answer {
   status?: number;
   body?: unknown;
   headers: Record<string, string>;
+  ended?: boolean;
 }
 
-function hostFor(answer: Answer): ArgumentsHost {
+function hostFor(answer: Answer, headersSent = false): ArgumentsHost {
   const response = {
-    headersSent: false,
-    setHeader: (name: string, value: string) => (answer.headers[name] = value),
+    headersSent,
+    setHeader: (name: string, value: string) => {
+      if (headersSent) throw new Error('Cannot set headers after they are sent to the client');
+      answer.headers[name] = value;
+    },
+    end: () => (answer.ended = true),
     status(code: number) {
       answer.status = code;
       return this;
@@ -26,9 +36,9 @@ function hostFor(answer: Answer): ArgumentsHost {
   } as unknown as ArgumentsHost;
 }
 
-function answerTo(exception: unknown): Answer {
+function answerTo(exception: unknown, headersSent = false): Answer {
   const answer: Answer = { headers: {} };
-  new GlobalExceptionFilter().catch(exception, hostFor(answer));
+  new GlobalExceptionFilter().catch(exception, hostFor(answer, headersSent));
   return answer;
 }
 
@@ -108,5 +118,54 @@ describe('GlobalExceptionFilter', () => {
 
   it('keeps AppError a plain class that any layer can throw', () => {
     expect(new AppError(418, 'BAD_REQUEST', 'x')).toBeInstanceOf(Error);
+  });
+
+  describe('a 401', () => {
+    it('keeps the staff key guard’s code', () => {
+      expect(answerTo(Errors.staffKeyInvalid()).body).toMatchObject({
+        statusCode: 401,
+        code: 'STAFF_KEY_INVALID',
+      });
+    });
+
+    it('keeps the admin key guard’s code', () => {
+      expect(answerTo(Errors.adminKeyInvalid()).body).toMatchObject({
+        statusCode: 401,
+        code: 'ADMIN_KEY_INVALID',
+      });
+    });
+
+    it('keeps the checksum code where the checksum was refused', () => {
+      expect(answerTo(Errors.checksumInvalid()).body).toMatchObject({
+        statusCode: 401,
+        code: 'CHECKSUM_INVALID',
+      });
+    });
+
+    it('keeps a code its thrower put in a Nest exception', () => {
+      const labelled = new UnauthorizedException({ code: 'STAFF_KEY_INVALID', message: 'No staff key.' });
+      expect(answerTo(labelled).body).toEqual({
+        statusCode: 401,
+        code: 'STAFF_KEY_INVALID',
+        message: 'No staff key.',
+      });
+    });
+
+    it('gives Nest’s own unlabelled UnauthorizedException the generic code, not CHECKSUM_INVALID', () => {
+      expect(answerTo(new UnauthorizedException()).body).toMatchObject({
+        statusCode: 401,
+        code: 'UNAUTHORIZED',
+      });
+    });
+
+    it('ignores a label that is not one of the contract’s codes', () => {
+      const mislabelled = new UnauthorizedException({ code: 'NO_SUCH_CODE', message: 'x' });
+      expect(answerTo(mislabelled).body).toMatchObject({ code: 'UNAUTHORIZED' });
+    });
+  });
+
+  it('only ends a response whose headers were already sent, without touching its headers', () => {
+    const answer = answerTo(Errors.rateLimited(42), true);
+    expect(answer).toEqual({ headers: {}, ended: true });
   });
 });

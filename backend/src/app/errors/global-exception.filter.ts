@@ -6,14 +6,18 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import type { ErrorBody, ErrorCode } from '@checkin/contract';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@checkin/contract';
 import type { Request, Response } from 'express';
 import { CrmError } from '../crm/crm-errors';
 import { AppError } from './app-error';
 
+/**
+ * A 401 says only that some credential was refused: which one (checksum, staff key, admin key)
+ * is the thrower's to say, so an unlabelled one gets the generic code (docs/decisions.md, "Error bodies").
+ */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
-  401: 'CHECKSUM_INVALID',
+  401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   408: 'REQUEST_TIMEOUT',
@@ -46,12 +50,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
     const body = this.toBody(exception, request);
-    if (exception instanceof AppError && exception.extra.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(exception.extra.retryAfterSeconds));
-    }
+    // Once a streamed answer has begun, its status and headers are fixed; setting one would throw.
     if (response.headersSent) {
       response.end();
       return;
+    }
+    if (exception instanceof AppError && exception.extra.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(exception.extra.retryAfterSeconds));
     }
     response.status(body.statusCode).json(body);
   }
@@ -92,7 +97,10 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   private fromHttpException(exception: HttpException): ErrorBody {
     const statusCode = exception.getStatus();
-    const code = CODE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+    const code =
+      throwersCode(exception) ??
+      CODE_BY_STATUS[statusCode] ??
+      (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
     if (statusCode >= 500) {
       return { statusCode, code, message: 'Something went wrong on our side. Please try again.' };
     }
@@ -101,6 +109,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     return { statusCode, code, message: MESSAGE_BY_STATUS[statusCode] ?? readableMessage(exception) };
   }
+}
+
+/** An HttpException thrown with a body such as `{ code: 'STAFF_KEY_INVALID' }` keeps that code. */
+function throwersCode(exception: HttpException): ErrorCode | undefined {
+  const response = exception.getResponse();
+  if (typeof response !== 'object' || response === null || !('code' in response)) return undefined;
+  const code = (response as { code: unknown }).code;
+  return (ERROR_CODES as readonly unknown[]).includes(code) ? (code as ErrorCode) : undefined;
 }
 
 /** Validation pipe errors carry a list of sentences: join them into one. */
