@@ -306,10 +306,6 @@ export const UPLOAD_FIELD_REFS: ReadonlySet<string> = new Set(
   ALL_FIELDS.filter((field) => field.type === 'file').map((field) => field.name),
 );
 
-export function sectionOf(fieldName: string): StageRank | undefined {
-  return SECTIONS.find((section) => section.fields.some((field) => field.name === fieldName))?.rank;
-}
-
 /** The CRM name of a configured field (activity or contact side). */
 export function crmNameOf(field: FieldConfig): string {
   const name = field.crmField ?? field.crmContactField;

@@ -123,7 +123,7 @@ export function isValidValue(field: FieldConfig, value: unknown, options: Option
  * Why isValidValue refused a value, in a sentence an owner can act on (bounds, option, format).
  * Only called for values it refused.
  */
-export function refusalReason(field: FieldConfig, value: unknown, options: OptionMap): string {
+function refusalReason(field: FieldConfig, value: unknown, options: OptionMap): string {
   switch (field.type) {
     case 'number':
     case 'currency':
