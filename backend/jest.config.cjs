@@ -14,8 +14,9 @@ module.exports = {
     '<rootDir>/../libs/civicrm-fake/src',
   ],
   testMatch: ['**/*.spec.ts'],
-  // The real-CiviCRM suite (test/civicrm) runs through tools/civicrm/real-suite.mjs, against a CiviCRM it starts.
-  testPathIgnorePatterns: ['/node_modules/', '/test/civicrm/'],
+  // The real-CiviCRM suite (test/civicrm) runs through tools/civicrm/real-suite.mjs, against a CiviCRM it starts;
+  // the reliability suites (test/reliability) need a fresh build: jest.reliability.config.cjs, target test-reliability.
+  testPathIgnorePatterns: ['/node_modules/', '/test/civicrm/', '/test/reliability/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },

@@ -63,8 +63,8 @@ export interface DesiredSchema {
   };
 }
 
-export const ACTIVITY_GROUP_SETTING = 'CRM_ACTIVITY_CUSTOM_GROUP';
-export const CONTACT_GROUP_SETTING = 'CRM_CONTACT_CUSTOM_GROUP';
+const ACTIVITY_GROUP_SETTING = 'CRM_ACTIVITY_CUSTOM_GROUP';
+const CONTACT_GROUP_SETTING = 'CRM_CONTACT_CUSTOM_GROUP';
 
 /** The names of docs/product-rules.md, "CRM names": what the service uses when the two settings are not set. */
 export const DEFAULT_GROUP_NAMES: CustomGroupNames = {
@@ -73,7 +73,7 @@ export const DEFAULT_GROUP_NAMES: CustomGroupNames = {
 };
 
 /** The field's name inside its group: `Group.Field` → `Field`. */
-export function fieldNameOf(crmName: string): string {
+function fieldNameOf(crmName: string): string {
   return crmName.slice(crmName.indexOf('.') + 1);
 }
 

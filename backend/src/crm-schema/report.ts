@@ -36,7 +36,7 @@ export function exitCodeOf(outcome: Outcome): number {
 }
 
 /** The group's name as CiviCRM holds it, or as CiviCRM will store it once created. */
-export function assignedName(group: GroupResolution): string {
+function assignedName(group: GroupResolution): string {
   return group.foundName ?? mungeName(group.configuredName);
 }
 

@@ -17,7 +17,7 @@ export interface CrmSnapshot {
 }
 
 export const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'extends_entity_column_value', 'is_active'];
-export const FIELD_SELECT = [
+const FIELD_SELECT = [
   'id',
   'custom_group_id',
   'name',

@@ -133,7 +133,7 @@ function chooseOrganization(organizations: number[], requested: string | undefin
   return organizations[0] as number;
 }
 
-export function parseId(value: unknown): number | null {
+function parseId(value: unknown): number | null {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : null;
   if (typeof value !== 'string' || !POSITIVE_ID.test(value.trim())) return null;
   return Number(value.trim());

@@ -30,7 +30,7 @@ import {
 } from './custom-groups.diagnostic';
 
 /** The diagnostics list this many of a contact's relationships at most. */
-export const MAX_LISTED_RELATIONSHIPS = 200;
+const MAX_LISTED_RELATIONSHIPS = 200;
 const EXPECTED_STAGE_COUNT = MAX_STAGE_RANK + 1;
 const NEAR_MATCH = /primary|contact/i;
 

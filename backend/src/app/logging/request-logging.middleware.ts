@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { requestIdFrom, runWithRequestId } from './request-context';
 
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** What the one log line per request holds: never a query string (it carries checksums), a body or a header. */
 export interface RequestLogEntry {

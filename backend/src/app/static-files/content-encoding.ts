@@ -28,7 +28,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): ContentCodin
 }
 
 /** Below this an answer fits in one packet anyway; compressing it costs more than it saves. */
-export const MIN_COMPRESSED_BYTES = 1024;
+const MIN_COMPRESSED_BYTES = 1024;
 
 /**
  * Dynamic answers (the API's JSON) are compressed when complete. For the form's 11.6 kB of data,
@@ -36,7 +36,7 @@ export const MIN_COMPRESSED_BYTES = 1024;
  * more for five times the CPU, a poor trade against the floor this service is held to. Static
  * files come precompressed at the highest levels instead.
  */
-export function compressBody(body: Buffer, coding: ContentCoding): Buffer {
+function compressBody(body: Buffer, coding: ContentCoding): Buffer {
   return coding === 'br'
     ? brotliCompressSync(body, {
         params: {

@@ -53,7 +53,7 @@ function filesUnder(directory: string): string[] {
  * The built front end, read into memory once at start-up (well under a megabyte per coding), so
  * a request costs no file system call. URL path → file.
  */
-export function loadStaticFiles(root: string): Map<string, StaticFile> {
+function loadStaticFiles(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   if (!existsSync(root)) return files;
   const all = new Set(filesUnder(root));
@@ -96,7 +96,7 @@ function loadPageChunks(root: string): Map<string, string[]> {
  * `fetch`, which then reuses the answer). The staff page's data needs its key in a header, which
  * a preload cannot send, and the key must never appear in a URL: it gets no data preload.
  */
-export function pageLinkHeader(pathname: string, search: string, chunks: readonly string[]): string | null {
+function pageLinkHeader(pathname: string, search: string, chunks: readonly string[]): string | null {
   const links = chunks.map((chunk) => `</${chunk}>; rel=modulepreload`);
   const dataUrl = pageDataUrl(pathname, search);
   if (dataUrl !== null) links.unshift(`<${dataUrl}>; rel=preload; as=fetch; crossorigin`);

@@ -6,7 +6,7 @@ import { UploadErrors } from './upload-errors';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from './upload-policy';
 
 /** The multipart part that carries the file (docs/product-rules.md, "Uploads"). */
-export const FILE_PART = 'file';
+const FILE_PART = 'file';
 
 export interface ReceivedFile {
   /** The name as the browser sent it: untrusted until sanitized. */

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UploadErrors } from './upload-errors';
 
 /** What a refused upload is told to wait: uploads finish within seconds. */
-export const BUSY_RETRY_AFTER_SECONDS = 5;
+const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The cap on uploads this instance reads at once (UPLOAD_MAX_IN_FLIGHT): each may hold up to

@@ -18,7 +18,7 @@ export const MAX_UPLOAD_REQUEST_BYTES = 10 * 1024 * 1024;
 export const MAX_FILE_NAME_LENGTH = 120;
 
 /** What file-type reports for a Compound File Binary (OLE2) container: DOC and XLS are ones. */
-export const OLE2_CONTAINER_MIME = 'application/x-cfb';
+const OLE2_CONTAINER_MIME = 'application/x-cfb';
 
 export interface AllowedFileType {
   /** The MIME type a browser declares for the file. */
@@ -32,7 +32,7 @@ export interface AllowedFileType {
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-export const ALLOWED_FILE_TYPES: readonly AllowedFileType[] = [
+const ALLOWED_FILE_TYPES: readonly AllowedFileType[] = [
   { mime: 'application/pdf', extensions: ['pdf'], detectedAs: 'application/pdf' },
   { mime: 'application/msword', extensions: ['doc'], detectedAs: OLE2_CONTAINER_MIME },
   { mime: DOCX_MIME, extensions: ['docx'], detectedAs: DOCX_MIME },

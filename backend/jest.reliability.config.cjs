@@ -1,0 +1,13 @@
+/**
+ * The reliability suites (faults, fuzzing, load, upload floods) run against the BUILT service in
+ * dist/backend, so they have their own target, `nx run backend:test-reliability`, which builds
+ * first: a stale build can never pass for the current code.
+ */
+const base = require('./jest.config.cjs');
+
+module.exports = {
+  ...base,
+  displayName: 'backend-reliability',
+  roots: ['<rootDir>/test/reliability'],
+  testPathIgnorePatterns: ['/node_modules/'],
+};
