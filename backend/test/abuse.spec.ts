@@ -1,13 +1,6 @@
 import { connect } from 'node:net';
-import {
-  createDemoModel,
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_PERSON_ID,
-} from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
-
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
+import { createDemoModel, DEMO_CHECKSUM } from '../src/app/crm/in-memory/demo-data';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
 /** Writes `raw` on a fresh connection and reads until the service closes it. */
 function rawExchange(url: string, raw: string): Promise<string> {

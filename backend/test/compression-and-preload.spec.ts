@@ -10,7 +10,7 @@ import {
   DEMO_ORG_ID,
   DEMO_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp, DEMO_LINK } from './support/test-app';
 
 /**
  * Compression of every text answer, precompressed static files, and the pages' `Link` preloads.
@@ -19,7 +19,6 @@ import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp } from './suppor
  */
 
 const ROOT = join(__dirname, '..', '..');
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Co-op check-in</title></head><body><app-root></app-root>${'<!-- padding -->'.repeat(80)}<script src="main-AAAA.js" type="module"></script></body></html>`;
 const MAIN_JS = `export const answer = ${JSON.stringify('lorem ipsum '.repeat(400))};\n`;
 const PAGE_CHUNKS = {

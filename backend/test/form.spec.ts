@@ -9,7 +9,6 @@ import {
 } from '../src/app/crm/crm-names';
 import {
   createDemoModel,
-  DEMO_CHECKSUM,
   DEMO_CURRENT_STAGE,
   DEMO_OPTIONS,
   DEMO_ORG_ID,
@@ -25,9 +24,8 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import { SECTIONS } from '../src/app/fields/field-config';
 import { UPLOAD_LIMITS } from '../src/app/upload/upload-policy';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 /** Emulator latency while checking that calls go out together: each answer takes this long. */
 const ROUND_TRIP_MS = 150;
 

@@ -1,9 +1,6 @@
 import type { CrmClient } from '../src/app/crm/crm-client';
 import { CRM_CLIENT } from '../src/app/crm/crm-client';
-import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
-
-const demoLink = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
 /** docs/decisions.md, "CRM failures": a row of the wrong shape is a CRM failure, not a crash. */
 describe('a malformed row from the CRM', () => {
@@ -42,13 +39,13 @@ describe('a malformed row from the CRM', () => {
     ['a row that is not an object', 'Contact', 'get', ['Contact 7']],
   ])('is answered 502 CRM_UNAVAILABLE in JSON: %s', async (_name, entity, action, rows) => {
     answer(entity, action, rows);
-    const response = await test.get(`/api/data?${ownerQuery(demoLink)}`);
+    const response = await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toMatchObject({ statusCode: 502, code: 'CRM_UNAVAILABLE' });
   });
 
   it('the same route answers 200 with well-formed rows', async () => {
-    expect((await test.get(`/api/data?${ownerQuery(demoLink)}`)).status).toBe(200);
+    expect((await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).status).toBe(200);
   });
 });

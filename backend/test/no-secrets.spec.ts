@@ -7,7 +7,7 @@ import {
   DEMO_ORG_ID,
   DEMO_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
 /**
  * Secrets are settings and never reach a browser (spec, Authentication 4): not in any response
@@ -44,7 +44,6 @@ interface Exchange {
   body: string;
 }
 
-const owner = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 const staff = { 'X-Staff-Key': SECRETS.STAFF_REPORT_KEY };
 const admin = { 'X-Admin-Key': SECRETS.ADMIN_KEY };
 
@@ -69,10 +68,10 @@ function upload(test: TestApp): Promise<Response> {
 
 /** Every route, answered normally, refused, and with the CRM refusing the service's credentials. */
 async function exerciseEveryRoute(test: TestApp): Promise<Exchange[]> {
-  const submit = { ...owner, submissionId: randomUUID(), values: {} };
+  const submit = { ...DEMO_LINK, submissionId: randomUUID(), values: {} };
   const exchanges = [
-    await record('GET /api/data', test.get(`/api/data?${ownerQuery(owner)}`)),
-    await record('GET /api/report', test.get(`/api/report?${ownerQuery(owner)}`)),
+    await record('GET /api/data', test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)),
+    await record('GET /api/report', test.get(`/api/report?${ownerQuery(DEMO_LINK)}`)),
     await record('GET /api/staff/report', test.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, staff)),
     await record('POST /api/submit', test.post('/api/submit', submit)),
     await record('POST /api/upload', upload(test)),
@@ -84,7 +83,7 @@ async function exerciseEveryRoute(test: TestApp): Promise<Exchange[]> {
       test.post('/api/preview-link', { contactId: DEMO_PERSON_ID }, admin),
     ),
     await record('GET /staff (page)', test.get(`/staff?orgId=${DEMO_ORG_ID}`)),
-    await record('wrong checksum', test.get(`/api/data?${ownerQuery({ ...owner, cs: 'wrong' })}`)),
+    await record('wrong checksum', test.get(`/api/data?${ownerQuery({ ...DEMO_LINK, cs: 'wrong' })}`)),
     await record(
       'wrong staff key',
       test.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, { 'X-Staff-Key': 'x' }),
@@ -101,7 +100,7 @@ async function exerciseEveryRoute(test: TestApp): Promise<Exchange[]> {
       'staff report, CRM refuses credentials',
       test.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, staff),
     ),
-    await record('data, CRM refuses credentials', test.get(`/api/data?${ownerQuery(owner)}`)),
+    await record('data, CRM refuses credentials', test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)),
     await record('health, CRM refuses credentials', test.get('/api/health/ready')),
   );
   test.emulator.clearFaults();

@@ -1,7 +1,5 @@
-import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID, OTHER_ORG_ID } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, TEST_API_KEY, type TestApp } from './support/test-app';
-
-const demoLink = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
+import { DEMO_PERSON_ID, OTHER_ORG_ID } from '../src/app/crm/in-memory/demo-data';
+import { ownerQuery, startTestApp, TEST_API_KEY, type TestApp, DEMO_LINK } from './support/test-app';
 
 /** The owner routes that read with the link's parameters. */
 const READ_ROUTES = ['/api/data', '/api/report'];
@@ -23,14 +21,14 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
   });
 
   it.each(READ_ROUTES)('%s answers a valid link', async (route) => {
-    const response = await test.get(`${route}?${ownerQuery(demoLink)}`);
+    const response = await test.get(`${route}?${ownerQuery(DEMO_LINK)}`);
     expect(response.status).toBe(200);
   });
 
   it.each(READ_ROUTES)(
     '%s refuses a wrong checksum with 401 and asks the CRM nothing more',
     async (route) => {
-      const response = await test.get(`${route}?${ownerQuery({ ...demoLink, cs: 'not-the-checksum' })}`);
+      const response = await test.get(`${route}?${ownerQuery({ ...DEMO_LINK, cs: 'not-the-checksum' })}`);
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ statusCode: 401, code: 'CHECKSUM_INVALID' });
       const calls = test.emulator.calls.map((call) => `${call.entity}.${call.action}`);
@@ -48,20 +46,22 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
   });
 
   it.each(READ_ROUTES)('%s refuses an organization not tied to cid with 403', async (route) => {
-    const response = await test.get(`${route}?${ownerQuery({ ...demoLink, orgId: OTHER_ORG_ID })}`);
+    const response = await test.get(`${route}?${ownerQuery({ ...DEMO_LINK, orgId: OTHER_ORG_ID })}`);
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'ORG_NOT_ALLOWED' });
   });
 
   it.each(READ_ROUTES)('%s refuses a contactId other than cid with 403', async (route) => {
-    const response = await test.get(`${route}?${ownerQuery({ ...demoLink, contactId: DEMO_PERSON_ID + 1 })}`);
+    const response = await test.get(
+      `${route}?${ownerQuery({ ...DEMO_LINK, contactId: DEMO_PERSON_ID + 1 })}`,
+    );
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'CONTACT_MISMATCH' });
   });
 
   it('sends X-Civi-Auth and the webserver Basic Auth on every CRM request, and no secret in a URL', async () => {
-    await test.get(`/api/data?${ownerQuery(demoLink)}`);
-    await test.get(`/api/report?${ownerQuery(demoLink)}`);
+    await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
+    await test.get(`/api/report?${ownerQuery(DEMO_LINK)}`);
     expect(test.emulator.calls.length).toBeGreaterThan(3);
     const basic = `Basic ${Buffer.from('webserver:webserver-password-42').toString('base64')}`;
     for (const call of test.emulator.calls) {
@@ -73,8 +73,8 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
   });
 
   it('never writes a secret to the logs', async () => {
-    await test.get(`/api/data?${ownerQuery(demoLink)}`);
-    await test.get(`/api/data?${ownerQuery({ ...demoLink, cs: 'wrong' })}`);
+    await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
+    await test.get(`/api/data?${ownerQuery({ ...DEMO_LINK, cs: 'wrong' })}`);
     const logs = test.logs.join('\n');
     expect(logs.length).toBeGreaterThan(0);
     for (const secret of [
@@ -110,7 +110,7 @@ describe('a CRM in trouble', () => {
   ] as const)('a CRM that is %s yields %i %s with the error body', async (kind, status, code) => {
     test.emulator.injectFault({ kind, delayMs: 1000 });
     const started = Date.now();
-    const response = await test.get(`/api/data?${ownerQuery(demoLink)}`);
+    const response = await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`);
     expect(response.status).toBe(status);
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toEqual({ statusCode: status, code, message: expect.any(String) });
@@ -121,8 +121,8 @@ describe('a CRM in trouble', () => {
 
   it('answers again as soon as the CRM recovers', async () => {
     test.emulator.injectFault({ kind: 'http500' });
-    expect((await test.get(`/api/data?${ownerQuery(demoLink)}`)).status).toBe(502);
+    expect((await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).status).toBe(502);
     test.emulator.clearFaults();
-    expect((await test.get(`/api/data?${ownerQuery(demoLink)}`)).status).toBe(200);
+    expect((await test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).status).toBe(200);
   });
 });

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createDemoModel,
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_PERSON_ID,
-} from '../src/app/crm/in-memory/demo-data';
+import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
 import { haveRedis, type RedisServer, startRedis } from './support/redis-server';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 const SAMPLE_PDF = readFileSync(join(__dirname, 'fixtures/files/sample.pdf'));
 const RATE_LIMITED_BODY = {
   statusCode: 429,

@@ -16,9 +16,8 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
 import { ACTIVITY_FIELDS } from '../src/app/fields/field-config';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 const OTHER_LINK = { cid: OTHER_PERSON_ID, cs: OTHER_PERSON_CHECKSUM };
 
 /** Emulator latency while checking that calls go out together: each answer takes this long. */

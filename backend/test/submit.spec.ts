@@ -11,16 +11,14 @@ import {
 } from '../src/app/crm/crm-names';
 import {
   createDemoModel,
-  DEMO_CHECKSUM,
   DEMO_CURRENT_STAGE,
   DEMO_ORG_ID,
   DEMO_PERSON_ID,
   OTHER_ORG_ID,
 } from '../src/app/crm/in-memory/demo-data';
 import { FileReceipts } from '../src/app/upload/file-receipts';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 
-const DEMO_LINK = { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID, cid: DEMO_PERSON_ID, cs: DEMO_CHECKSUM };
 /** Emulator latency while checking the order and grouping of calls: each answer takes this long. */
 const ROUND_TRIP_MS = 150;
 /** The demo history's first owner check-in was recorded with this submissionId. */

@@ -4,8 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app/bootstrap';
 import { type AppConfig, loadAppConfig } from '../../src/app/config/app-config';
 import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
-import { createDemoModel } from '../../src/app/crm/in-memory/demo-data';
+import {
+  createDemoModel,
+  DEMO_CHECKSUM,
+  DEMO_ORG_ID,
+  DEMO_PERSON_ID,
+} from '../../src/app/crm/in-memory/demo-data';
 import { AppLogger } from '../../src/app/logging/app-logger';
+
+/** The demo person's own link to the demo organization, as owner routes take it. */
+export const DEMO_LINK = {
+  contactId: DEMO_PERSON_ID,
+  orgId: DEMO_ORG_ID,
+  cid: DEMO_PERSON_ID,
+  cs: DEMO_CHECKSUM,
+};
 
 export const TEST_API_KEY = 'test-api-key-0123456789';
 export const TEST_STAFF_KEY = 'test-staff-key-0123456789';
