@@ -44,7 +44,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   answerClientErrors(app.getHttpServer() as Server);
   app.disable('x-powered-by');
   // API answers are no-store, so a validator is never used; Express would hash every body for one.
-  // Static files keep theirs (serve-static sets its own).
+  // Static files keep theirs (static-files/ sets a strong ETag per coding).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
