@@ -1,8 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
 import {
   createDemoModel,
   DEMO_CHECKSUM,
@@ -18,8 +13,6 @@ import {
   type TestApp,
 } from './support/test-app';
 
-const ROOT = join(__dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'backend', 'main.js');
 const demoLink = ownerQuery({
   contactId: DEMO_PERSON_ID,
   orgId: DEMO_ORG_ID,
@@ -287,77 +280,6 @@ describe('production hardening (live mode against the CRM emulator)', () => {
   });
 });
 
-describe('graceful shutdown of the built service', () => {
-  let emulator: CiviCrmEmulator;
-
-  beforeAll(async () => {
-    // `npm test` builds first; a lone run of this suite builds the development bundle itself.
-    if (!existsSync(MAIN)) {
-      const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'webpack-cli'), ['build'], {
-        cwd: join(ROOT, 'backend'),
-        env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'development' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      if (build.status !== 0) throw new Error(`backend build failed:\n${build.stderr}`);
-    }
-    emulator = await CiviCrmEmulator.start({ apiKey: TEST_API_KEY, model: createDemoModel() });
-  }, 120_000);
-
-  afterAll(() => emulator.stop());
-
-  it('finishes the request in flight, then exits 0 on SIGTERM', async () => {
-    const service = await startBuiltService({ CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY });
-    emulator.setLatency(500);
-    const inFlight = fetch(`${service.url}/api/report?${demoLink}`).then(async (response) => ({
-      status: response.status,
-      body: (await response.json()) as unknown,
-    }));
-    await waitFor(() => emulator.calls.length > 0);
-
-    service.child.kill('SIGTERM');
-    const [answer, exitCode] = await Promise.all([inFlight, service.exitCode]);
-
-    expect(answer).toEqual({ status: 200, body: expect.objectContaining({ orgName: expect.any(String) }) });
-    expect(exitCode).toBe(0);
-    await expect(fetch(`${service.url}/api/health/live`)).rejects.toThrow();
-  }, 30_000);
-});
-
-interface BuiltService {
-  url: string;
-  child: ChildProcess;
-  exitCode: Promise<number | null>;
-}
-
-async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      NODE_ENV: 'development',
-      PORT: String(port),
-      LOG_FORMAT: 'json',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`service exited early:\n${output.join('')}`);
-    return fetch(`${url}/api/health/live`).then(
-      (response) => response.ok,
-      () => false,
-    );
-  });
-  return { url, child, exitCode };
-}
-
 /** Polls a condition every 50 ms for up to 15 s. */
 async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -365,15 +287,4 @@ async function waitFor(condition: () => boolean | Promise<boolean>): Promise<voi
     if (Date.now() > deadline) throw new Error('condition not met within 15 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

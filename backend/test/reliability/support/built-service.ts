@@ -20,6 +20,9 @@ export interface BuiltProcess {
   url: string;
   /** What it printed (the first lines of stdout, all of stderr), for a failure message. */
   output: string[];
+  child: ChildProcess;
+  /** Resolves with the exit code once the process has exited. */
+  exitCode: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -83,15 +86,17 @@ export async function watch(child: ChildProcess, url: string, probeUrl: string):
   // Drained as production's log collector would: the cost of writing logs is the process's own.
   child.stdout?.on('data', (chunk: Buffer) => output.length < 200 && output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitUntilAnswering(child, probeUrl, output);
   return {
     pid: child.pid ?? 0,
     url,
     output,
+    child,
+    exitCode,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await exitCode;
     },
   };
 }
