@@ -2,6 +2,8 @@
  * Back-end unit and integration tests. file-type is ESM-only and loaded with a dynamic import,
  * which jest supports only under --experimental-vm-modules (set by the test target's NODE_OPTIONS).
  */
+const { join } = require('node:path');
+
 module.exports = {
   displayName: 'backend',
   testEnvironment: 'node',
@@ -21,10 +23,11 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // Absolute, so the configs that extend this one (reliability, real CiviCRM) resolve the same.
   moduleNameMapper: {
-    '^@checkin/contract$': '<rootDir>/../libs/contract/src/index.ts',
-    '^@checkin/civicrm-fake$': '<rootDir>/../libs/civicrm-fake/src/index.ts',
-    '^@checkin/civicrm-fake/emulator$': '<rootDir>/../libs/civicrm-fake/src/emulator.ts',
+    '^@checkin/contract$': join(__dirname, '../libs/contract/src/index.ts'),
+    '^@checkin/civicrm-fake$': join(__dirname, '../libs/civicrm-fake/src/index.ts'),
+    '^@checkin/civicrm-fake/emulator$': join(__dirname, '../libs/civicrm-fake/src/emulator.ts'),
   },
   testTimeout: 20000,
   coverageDirectory: '../dist/coverage/backend',

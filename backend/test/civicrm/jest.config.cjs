@@ -15,9 +15,6 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.spec.json' }],
   },
-  moduleNameMapper: {
-    '^@checkin/contract$': '<rootDir>/../../../libs/contract/src/index.ts',
-  },
   testTimeout: 120_000,
   maxWorkers: 1,
 };
