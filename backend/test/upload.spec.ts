@@ -16,7 +16,7 @@ import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.c
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
 import { LINGER_MS, SLOW_WINDOW_MS } from '../src/app/upload/upload-form';
 import { UploadGate } from '../src/app/upload/upload-gate';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
 
 const FIXTURES = join(__dirname, 'fixtures/files');
 const DEMO_LINK = {
@@ -670,20 +670,23 @@ describe('POST /api/upload under abuse', () => {
       emulator: { model: createDemoModel() },
       env: { UPLOAD_MAX_IN_FLIGHT: '2' },
     });
-    const stalled = [stalledUpload(service.url), stalledUpload(service.url)];
     try {
-      await waitFor(() => service.app.get(UploadGate).current === 2);
-      service.emulator.clearCalls();
-      const refused = await service.post('/api/upload', { not: 'even multipart' });
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(await refused.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
-      expect(service.emulator.calls).toEqual([]);
-    } finally {
-      stalled.forEach((upload) => upload.stop());
-    }
-    await waitFor(() => service.app.get(UploadGate).current === 0);
-    try {
+      // The link's access is checked and cached first, so the stalled uploads make no CRM call
+      // that could land after clearCalls below and be taken for the refused request's.
+      expect((await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).status).toBe(200);
+      const stalled = [stalledUpload(service.url), stalledUpload(service.url)];
+      try {
+        await waitFor(() => service.app.get(UploadGate).current === 2);
+        service.emulator.clearCalls();
+        const refused = await service.post('/api/upload', { not: 'even multipart' });
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(await refused.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+        expect(service.emulator.calls).toEqual([]);
+      } finally {
+        stalled.forEach((upload) => upload.stop());
+      }
+      await waitFor(() => service.app.get(UploadGate).current === 0);
       const form = new FormData();
       for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
       form.set('fieldRef', 'Business_plan');
