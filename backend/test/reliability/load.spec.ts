@@ -1,10 +1,4 @@
-import { TEST_API_KEY } from '../support/test-app';
-import {
-  type BuiltProcess,
-  processMemory,
-  startBuiltEmulator,
-  startBuiltService,
-} from './support/built-service';
+import { processMemory, useBuiltServiceWithEmulator } from './support/built-service';
 import { routeRequest, UNLIMITED_RATE_ENV } from './support/route-requests';
 import { runLoad } from './support/run-load';
 
@@ -32,21 +26,7 @@ interface MemorySample {
 }
 
 describe('sustained load', () => {
-  let emulator: BuiltProcess;
-  let service: BuiltProcess;
-
-  beforeAll(async () => {
-    emulator = await startBuiltEmulator(TEST_API_KEY);
-    service = await startBuiltService(
-      { baseUrl: emulator.url, apiKey: TEST_API_KEY },
-      { ...UNLIMITED_RATE_ENV },
-    );
-  }, 180_000);
-
-  afterAll(async () => {
-    await service?.stop();
-    await emulator?.stop();
-  });
+  const built = useBuiltServiceWithEmulator({ ...UNLIMITED_RATE_ENV });
 
   it(
     `answers ${CONNECTIONS} concurrent connections for ${DURATION_SECONDS} s with 200s only, and its memory levels off`,
@@ -54,11 +34,14 @@ describe('sustained load', () => {
       const started = performance.now();
       const samples: MemorySample[] = [];
       const sampler = setInterval(() => {
-        samples.push({ atSeconds: (performance.now() - started) / 1000, ...processMemory(service.pid) });
+        samples.push({
+          atSeconds: (performance.now() - started) / 1000,
+          ...processMemory(built.service.pid),
+        });
       }, 1_000);
 
       const result = await runLoad({
-        url: service.url,
+        url: built.service.url,
         connections: CONNECTIONS,
         duration: DURATION_SECONDS,
         timeoutSeconds: CLIENT_TIMEOUT_SECONDS,
@@ -88,7 +71,7 @@ describe('sustained load', () => {
         timeouts: 0,
       });
       expect(rssGrowth).toBeLessThan(MAX_MEMORY_GROWTH);
-      expect((await fetch(`${service.url}/api/health/live`)).status).toBe(200);
+      expect((await fetch(`${built.service.url}/api/health/live`)).status).toBe(200);
     },
     (DURATION_SECONDS + 60) * 1_000,
   );

@@ -1,13 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { LINGER_MS } from '../../src/app/upload/upload-form';
-import { TEST_API_KEY } from '../support/test-app';
-import {
-  type BuiltProcess,
-  processMemory,
-  resetPeakMemory,
-  startBuiltEmulator,
-  startBuiltService,
-} from './support/built-service';
+import { processMemory, resetPeakMemory, useBuiltServiceWithEmulator } from './support/built-service';
 import {
   DEMO_LINK,
   multipartBody,
@@ -82,51 +75,37 @@ function medianRss(pid: number, samples: number): Promise<number> {
 }
 
 describe('a flood of bad-checksum uploads', () => {
-  let emulator: BuiltProcess;
-  let service: BuiltProcess;
-
-  beforeAll(async () => {
-    emulator = await startBuiltEmulator(TEST_API_KEY);
-    service = await startBuiltService(
-      { baseUrl: emulator.url, apiKey: TEST_API_KEY },
-      { ...UNLIMITED_RATE_ENV },
-    );
-  }, 180_000);
-
-  afterAll(async () => {
-    await service?.stop();
-    await emulator?.stop();
-  });
+  const built = useBuiltServiceWithEmulator({ ...UNLIMITED_RATE_ENV });
 
   it(`holds the service's memory through ${CONCURRENT_UPLOADS} concurrent 5 MiB uploads with a wrong checksum`, async () => {
     const { body, contentType } = multipartBody(
       { cid: String(DEMO_LINK.cid), cs: 'not-the-checksum', fieldRef: 'Certificate_of_Incorporation' },
       { name: 'file', filename: 'flood.pdf', contentType: 'application/pdf', bytes: samplePdf(FILE_BYTES) },
     );
-    expect((await send(service.url, routeRequest('upload'))).status).toBe(201);
-    for (let i = 0; i < 5; i += 1) await send(service.url, routeRequest('data'));
-    const cold = await medianRss(service.pid, 10);
-    resetPeakMemory(service.pid);
-    await burst(service.url, body, contentType);
-    const firstPeak = processMemory(service.pid).peakMiB;
+    expect((await send(built.service.url, routeRequest('upload'))).status).toBe(201);
+    for (let i = 0; i < 5; i += 1) await send(built.service.url, routeRequest('data'));
+    const cold = await medianRss(built.service.pid, 10);
+    resetPeakMemory(built.service.pid);
+    await burst(built.service.url, body, contentType);
+    const firstPeak = processMemory(built.service.pid).peakMiB;
     await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 1_000));
-    const baseline = await medianRss(service.pid, 10);
-    resetPeakMemory(service.pid);
+    const baseline = await medianRss(built.service.pid, 10);
+    resetPeakMemory(built.service.pid);
 
     const started = Date.now();
-    const outcomes = await burst(service.url, body, contentType);
+    const outcomes = await burst(built.service.url, body, contentType);
     const burstMs = Date.now() - started;
-    const peak = processMemory(service.pid).peakMiB;
+    const peak = processMemory(built.service.pid).peakMiB;
 
     // Settling as in service: a load balancer's probes keep arriving meanwhile.
-    let settled = processMemory(service.pid).rssMiB;
+    let settled = processMemory(built.service.pid).rssMiB;
     const settleDeadline = Date.now() + SETTLE_WITHIN_MS;
     while (settled > baseline * (1 + MAX_SETTLED_GROWTH) && Date.now() < settleDeadline) {
       for (let probe = 0; probe < 5; probe += 1) {
-        await send(service.url, { method: 'GET', path: '/api/health/live', headers: {} });
+        await send(built.service.url, { method: 'GET', path: '/api/health/live', headers: {} });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      settled = await medianRss(service.pid, 5);
+      settled = await medianRss(built.service.pid, 5);
     }
 
     const answers = new Map<string, number>();
@@ -152,6 +131,6 @@ describe('a flood of bad-checksum uploads', () => {
     expect(peak - baseline).toBeLessThan(MAX_PEAK_GROWTH_MIB);
     expect(settled).toBeLessThanOrEqual(baseline * (1 + MAX_SETTLED_GROWTH));
     // And it still serves an owner's upload.
-    expect((await send(service.url, routeRequest('upload'))).status).toBe(201);
+    expect((await send(built.service.url, routeRequest('upload'))).status).toBe(201);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { TEST_ADMIN_KEY, TEST_RECEIPT_KEY, TEST_STAFF_KEY } from '../../support/test-app';
+import { TEST_ADMIN_KEY, TEST_API_KEY, TEST_RECEIPT_KEY, TEST_STAFF_KEY } from '../../support/test-app';
 
 /**
  * The built service (dist/backend/main.js) and the built CRM emulator (dist/backend/emulator.js),
@@ -78,6 +78,26 @@ export async function startBuiltEmulator(apiKey: string): Promise<BuiltProcess> 
   const url = `http://127.0.0.1:${port}`;
   // Any HTTP answer (a 404 for the bare address) means it listens.
   return watch(child, url, url);
+}
+
+/**
+ * The built emulator and the built service against it, started before the suite's tests and
+ * stopped after them. Read `service` and `emulator` inside tests: they are set by beforeAll.
+ */
+export function useBuiltServiceWithEmulator(env: Record<string, string> = {}): {
+  service: BuiltProcess;
+  emulator: BuiltProcess;
+} {
+  const running = {} as { service: BuiltProcess; emulator: BuiltProcess };
+  beforeAll(async () => {
+    running.emulator = await startBuiltEmulator(TEST_API_KEY);
+    running.service = await startBuiltService({ baseUrl: running.emulator.url, apiKey: TEST_API_KEY }, env);
+  }, 180_000);
+  afterAll(async () => {
+    await running.service?.stop();
+    await running.emulator?.stop();
+  });
+  return running;
 }
 
 /** Collects `child`'s output and resolves once `probeUrl` answers with any status under 500. */
