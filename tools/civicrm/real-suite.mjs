@@ -12,6 +12,8 @@
  * it (or PHP/MariaDB through it) is not there, the suite is skipped with a message saying how to
  * run it, except under CI=true, where a skip is a failure. Build first (`nx run-many -t build`).
  * --keep leaves the instances running (and reuses running ones) for repeated local runs.
+ * REAL_SUITE_SLOT=N (0-9, default 0) moves every site's ports up by N×100 and its folder to
+ * /tmp/checkin-civicrm-N-<name>, so several checkouts can run the suite side by side.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +33,8 @@ const results = join(root, 'dist', 'test-results', 'civicrm');
 const ADMIN_KEY = 'civi-test-apikey-0123456789';
 /** The restricted API user's key (created by tools/civicrm/create-api-user.sh). */
 const RESTRICTED_KEY = 'checkin-restricted-0123456789';
+const slot = Number(process.env.REAL_SUITE_SLOT ?? 0);
+if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE_SLOT must be 0-9');
 
 /**
  * Same scenarios, same expected answers, on each: both supported versions, the newest on a CRM
@@ -117,11 +121,13 @@ function settingsFrom(text) {
 
 function runTarget(target) {
   const label = `CiviCRM ${target.name}`;
-  const url = `http://127.0.0.1:${target.port}`;
+  const port = target.port + slot * 100;
+  const url = `http://127.0.0.1:${port}`;
   const civicrmEnv = {
-    CIVICRM_BASE: `/tmp/checkin-civicrm-${target.name}`,
-    CIVICRM_PORT: String(target.port),
-    CIVICRM_DB_PORT: String(target.port + 6),
+    CIVICRM_BASE:
+      slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`,
+    CIVICRM_PORT: String(port),
+    CIVICRM_DB_PORT: String(port + 6),
     CIVICRM_PACK: join(packDir, target.pack),
     CIVICRM_TIMEZONE: target.timeZone,
     CIVICRM_API_KEY: ADMIN_KEY,
