@@ -4,18 +4,25 @@ import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { RedisConnection } from '../rate-limit/redis-connection';
 import { AdminKeyGuard, keysMatch, StaffKeyGuard } from './secret-key.guard';
+import { mintStaffLink } from './staff-link-token';
 
 const STAFF_KEY = 'staff-key-0123456789';
 const ADMIN_KEY = 'admin-key-0123456789';
+const STAFF_LINK_KEY = 'staff-link-key-0123456789abcdefghijkl';
 const config = loadAppConfig({
   CRM_BASE_URL: 'https://crm.example.org',
   CRM_API_KEY: 'k',
   STAFF_REPORT_KEY: STAFF_KEY,
   ADMIN_KEY,
+  STAFF_LINK_KEY,
 });
 
-function contextWithHeaders(headers: Record<string, string>, ip = '203.0.113.7'): ExecutionContext {
-  const request = { ip, header: (name: string) => headers[name.toLowerCase()] };
+function contextWithHeaders(
+  headers: Record<string, string>,
+  ip = '203.0.113.7',
+  query: Record<string, string> = {},
+): ExecutionContext {
+  const request = { ip, query, header: (name: string) => headers[name.toLowerCase()] };
   return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
 }
 
@@ -102,5 +109,50 @@ describe('AdminKeyGuard', () => {
     // Another address is not affected, and right keys never use up the allowance.
     const other = contextWithHeaders({ 'x-admin-key': ADMIN_KEY }, '198.51.100.9');
     for (let i = 0; i < 30; i += 1) expect(await statusOf(() => limited.canActivate(other))).toBe('allowed');
+  });
+});
+
+describe('StaffKeyGuard with a staff link token from CiviCRM', () => {
+  const guard = new StaffKeyGuard(config, limits());
+  const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
+  const link = (orgId: number, expiresAt = inTenMinutes(), key = STAFF_LINK_KEY) =>
+    mintStaffLink({ staffContactId: 5, orgId, expiresAt }, key);
+  const ask = (token: string, orgId: string) =>
+    statusOf(() => guard.canActivate(contextWithHeaders({ 'x-staff-key': token }, '203.0.113.8', { orgId })));
+
+  it('lets in the organization the token names', async () => {
+    expect(await ask(link(41), '41')).toBe('allowed');
+  });
+
+  it('refuses it for any other organization', async () => {
+    expect(await ask(link(41), '42')).toBe(401);
+    expect(await ask(link(41), '')).toBe(401);
+  });
+
+  it('refuses an expired token, one living longer than an hour, a wrong key and a tampered token', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await ask(link(41, now - 1), '41')).toBe(401);
+    expect(await ask(link(41, now + 2 * 3600), '41')).toBe(401);
+    expect(await ask(link(41, inTenMinutes(), 'another-key-0123456789abcdefghijklmnop'), '41')).toBe(401);
+    const token = link(41);
+    expect(await ask(token.replace('.41.', '.42.'), '42')).toBe(401);
+    expect(await ask(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, '41')).toBe(401);
+  });
+
+  it('refuses every token when STAFF_LINK_KEY is not set, and the staff key keeps working', async () => {
+    const unconfigured = new StaffKeyGuard({ ...config, staffLinkKey: undefined }, limits());
+    const context = (key: string) =>
+      contextWithHeaders({ 'x-staff-key': key }, '203.0.113.9', { orgId: '41' });
+    expect(await statusOf(() => unconfigured.canActivate(context(link(41))))).toBe(401);
+    expect(await statusOf(() => unconfigured.canActivate(context(STAFF_KEY)))).toBe('allowed');
+  });
+
+  it('is not accepted by the admin guard', async () => {
+    const admin = new AdminKeyGuard(config, limits());
+    expect(
+      await statusOf(() =>
+        admin.canActivate(contextWithHeaders({ 'x-admin-key': link(41) }, '203.0.113.10', { orgId: '41' })),
+      ),
+    ).toBe(401);
   });
 });

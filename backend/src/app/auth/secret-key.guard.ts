@@ -1,10 +1,18 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  type Type,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type AppError, Errors } from '../errors/app-error';
 import { RateLimitService, type SecretKind } from '../rate-limit/rate-limit.service';
 import { clientAddress } from './owner-access.guard';
+import { looksLikeStaffLink, verifyStaffLink } from './staff-link-token';
 
 /**
  * Compares a presented key with the configured one in constant time. Both sides are hashed
@@ -16,69 +24,95 @@ export function keysMatch(presented: string | undefined, expected: string | unde
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
+/** What tells one key guard from another. */
+export interface SecretKeySpec {
+  header: string;
+  kind: SecretKind;
+  expectedKey(config: AppConfig): string | undefined;
+  refusal(): AppError;
+  /**
+   * Another credential the header may carry in place of the key (staff link tokens). Asked only
+   * when the key does not match.
+   */
+  alternative?(presented: string, request: Request, config: AppConfig, logger: Logger): boolean;
+}
+
 /**
- * A key in a header, compared in constant time. Every attempt is counted against the caller's
- * address before the comparison and given back when the key is right, so wrong keys are limited
- * like wrong checksums (RATE_LIMIT_CHECKSUM_FAILURES per window), concurrent ones included.
+ * A guard for a key in a header, compared in constant time. Every attempt is counted against the
+ * caller's address before the comparison and given back when the key is right, so wrong keys are
+ * limited like wrong checksums (RATE_LIMIT_CHECKSUM_FAILURES per window), concurrent ones included.
  */
-abstract class HeaderKeyGuard implements CanActivate {
-  protected abstract readonly header: string;
-  protected abstract readonly kind: SecretKind;
-  protected abstract expectedKey(): string | undefined;
-  protected abstract refusal(): AppError;
+export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<CanActivate> {
+  @Injectable()
+  class SecretKeyGuard implements CanActivate {
+    private readonly logger = new Logger(name);
 
-  constructor(private readonly rateLimits: RateLimitService) {}
+    constructor(
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
+      private readonly rateLimits: RateLimitService,
+    ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
-    const address = clientAddress(request);
-    await this.rateLimits.reserveAttempt(this.kind, address);
-    if (!keysMatch(request.header(this.header), this.expectedKey())) throw this.refusal();
-    await this.rateLimits.releaseAttempt(this.kind, address);
-    return true;
+    async canActivate(context: ExecutionContext): Promise<boolean> {
+      const request = context.switchToHttp().getRequest<Request>();
+      const address = clientAddress(request);
+      await this.rateLimits.reserveAttempt(spec.kind, address);
+      const presented = request.header(spec.header);
+      const accepted =
+        keysMatch(presented, spec.expectedKey(this.config)) ||
+        (presented !== undefined &&
+          spec.alternative?.(presented, request, this.config, this.logger) === true);
+      if (!accepted) throw spec.refusal();
+      await this.rateLimits.releaseAttempt(spec.kind, address);
+      return true;
+    }
   }
+  Object.defineProperty(SecretKeyGuard, 'name', { value: name });
+  return SecretKeyGuard;
 }
 
-/** Staff page and /api/staff/report: `X-Staff-Key` against STAFF_REPORT_KEY (docs/decisions.md, "Staff page"). */
-@Injectable()
-export class StaffKeyGuard extends HeaderKeyGuard {
-  protected readonly header = 'X-Staff-Key';
-  protected readonly kind = 'staff-key';
-
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    rateLimits: RateLimitService,
-  ) {
-    super(rateLimits);
+/**
+ * A staff link token from the CiviCRM extension, for the organization the request names only
+ * (auth/staff-link-token.ts). Logs who opened which report, never the token.
+ */
+function staffLinkAccepted(presented: string, request: Request, config: AppConfig, logger: Logger): boolean {
+  if (!config.staffLinkKey || !looksLikeStaffLink(presented)) return false;
+  const verdict = verifyStaffLink(presented, config.staffLinkKey, new Date());
+  const asked = request.query['orgId'];
+  // Only digits reach the log: the query is the caller's text.
+  const orgId = typeof asked === 'string' && /^\d{1,15}$/.test(asked.trim()) ? asked.trim() : undefined;
+  if (!verdict.accepted) {
+    logger.warn(`staff link refused (${verdict.reason}) for organization ${orgId ?? '(none)'}`);
+    return false;
   }
-
-  protected expectedKey(): string | undefined {
-    return this.config.staffReportKey;
+  const { staffContactId, orgId: linkOrgId } = verdict.claims;
+  if (orgId !== String(linkOrgId)) {
+    logger.warn(
+      `staff link of contact ${staffContactId} for organization ${linkOrgId} refused for organization ${orgId ?? '(none)'}`,
+    );
+    return false;
   }
-
-  protected refusal(): AppError {
-    return Errors.staffKeyInvalid();
-  }
+  logger.log(
+    `staff report of organization ${linkOrgId} opened by CiviCRM contact ${staffContactId} (staff link)`,
+  );
+  return true;
 }
+
+/**
+ * Staff page and /api/staff/report: `X-Staff-Key` against STAFF_REPORT_KEY (docs/decisions.md,
+ * "Staff page"), or a staff link token signed with STAFF_LINK_KEY for the requested orgId.
+ */
+export const StaffKeyGuard = secretKeyGuard('StaffKeyGuard', {
+  header: 'X-Staff-Key',
+  kind: 'staff-key',
+  expectedKey: (config) => config.staffReportKey,
+  refusal: () => Errors.staffKeyInvalid(),
+  alternative: staffLinkAccepted,
+});
 
 /** Admin routes (preview links, production diagnostics): `X-Admin-Key` against ADMIN_KEY. */
-@Injectable()
-export class AdminKeyGuard extends HeaderKeyGuard {
-  protected readonly header = 'X-Admin-Key';
-  protected readonly kind = 'admin-key';
-
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    rateLimits: RateLimitService,
-  ) {
-    super(rateLimits);
-  }
-
-  protected expectedKey(): string | undefined {
-    return this.config.adminKey;
-  }
-
-  protected refusal(): AppError {
-    return Errors.adminKeyInvalid();
-  }
-}
+export const AdminKeyGuard = secretKeyGuard('AdminKeyGuard', {
+  header: 'X-Admin-Key',
+  kind: 'admin-key',
+  expectedKey: (config) => config.adminKey,
+  refusal: () => Errors.adminKeyInvalid(),
+});

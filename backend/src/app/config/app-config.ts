@@ -65,6 +65,8 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     /** Outside production with no CRM, the staff and admin keys default to `demo`. */
     staffReportKey: env.STAFF_REPORT_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
     adminKey: env.ADMIN_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
+    /** Shared with the CiviCRM extension; staff link tokens are refused without it (docs/organizer-guide.md). */
+    staffLinkKey: env.STAFF_LINK_KEY,
     uploads: {
       /** Production sets it; elsewhere a random key per process (receipts do not outlive it). */
       receiptKey: env.UPLOAD_RECEIPT_KEY ?? randomBytes(32).toString('base64url'),

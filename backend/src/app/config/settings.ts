@@ -305,6 +305,15 @@ export const SETTINGS = [
     documentedDefault: '`dist/frontend/browser`',
     meaning: 'where the built Angular app is served from',
   }),
+  text(
+    'STAFF_LINK_KEY',
+    [IsString(), MinLength(32, { message: 'STAFF_LINK_KEY must be at least 32 characters' })],
+    {
+      documentedDefault: '— (staff links from CiviCRM refused)',
+      meaning:
+        "signs the short-lived staff report links CiviCRM's contact record opens; the extension's setting `checkin_middleware_staff_link_key` holds the same value (at least 32 characters)",
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

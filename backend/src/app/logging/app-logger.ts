@@ -82,6 +82,7 @@ export function secretValues(config: AppConfig): string[] {
       : undefined,
     config.stubMode ? undefined : config.staffReportKey,
     config.stubMode ? undefined : config.adminKey,
+    config.staffLinkKey,
     config.uploads.receiptKey,
     redisPassword(config.rateLimits.redisUrl),
   ];
