@@ -233,4 +233,113 @@ describeReal(`organizer tools in a real CiviCRM (${site?.target ?? 'none configu
       expect(response.headers.get('location') ?? '').not.toContain(service.url);
     });
   });
+
+  describe('the portfolio view', () => {
+    interface DisplayRow {
+      key: number;
+      data: Record<string, unknown>;
+      columns: { val?: unknown; links?: { url?: string }[] }[];
+    }
+
+    /** A date-time in the CRM's local time, as activity_date_time is written. */
+    function localDateTime(date: Date): string {
+      return new Intl.DateTimeFormat('sv-SE', {
+        timeZone: real.timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }).format(date);
+    }
+
+    async function checkIn(orgId: number, personId: number, when: Date, extra: Record<string, unknown>) {
+      await crm.api4('Activity', 'create', {
+        values: {
+          'activity_type_id:name': 'Check-in (organizing)',
+          'status_id:name': 'Completed',
+          source_contact_id: personId,
+          target_contact_id: [orgId],
+          activity_date_time: localDateTime(when),
+          subject: 'Quarterly check-in',
+          ...extra,
+        },
+      });
+    }
+
+    async function run(name: string, orgIds: number[]): Promise<Map<number, DisplayRow>> {
+      const rows = (await crm.api4('SearchDisplay', 'run', {
+        savedSearch: name,
+        display: name,
+        filters: { id: orgIds },
+      })) as unknown as DisplayRow[];
+      return new Map(rows.map((row) => [Number(row.data['id']), row]));
+    }
+
+    it('lists each co-op with a check-in history: stage, last owner check-in, check-ins this quarter', async () => {
+      const group = real.groups.activity;
+      const [extension] = await crm.api4('Extension', 'get', {
+        select: ['status'],
+        where: [['key', '=', 'org.civicrm.search_kit']],
+      });
+      expect(extension?.['status']).toBe('installed');
+      // The displays are declared once the schema exists: a cache clear after the installer.
+      await api3(real, 'System', 'flush', {});
+      const [stageField] = await crm.api4('CustomField', 'get', {
+        select: ['option_group_id'],
+        where: [
+          ['custom_group_id:name', '=', group],
+          ['name', '=', 'Stage'],
+        ],
+      });
+      const stages = await crm.api4('OptionValue', 'get', {
+        select: ['value', 'label'],
+        where: [['option_group_id', '=', Number(stageField?.['option_group_id'])]],
+        orderBy: { weight: 'ASC' },
+      });
+      const [earlier, later] = [stages[2], stages[1]] as Record<string, unknown>[];
+      const quiet = await seedCoop(crm, `${real.target} portfolio`);
+      const day = 86_400_000;
+      const now = Date.now();
+      // first: stages set by staff (the newer one counts), owner check-ins this quarter and long ago.
+      await checkIn(first.orgId, first.personId, new Date(now - 400 * day), {
+        [`${group}.Stage`]: earlier?.['value'],
+      });
+      await checkIn(first.orgId, first.personId, new Date(now - 300 * day), {
+        [`${group}.Stage`]: later?.['value'],
+      });
+      await checkIn(first.orgId, first.personId, new Date(now - 60_000), {
+        [`${group}.Submission_ID`]: `portfolio-${first.stamp}-1`,
+      });
+      await checkIn(first.orgId, first.personId, new Date(now - 200 * day), {
+        [`${group}.Submission_ID`]: `portfolio-${first.stamp}-2`,
+      });
+      // second: one owner check-in, in an earlier quarter; no stage yet.
+      await checkIn(second.orgId, second.personId, new Date(now - 200 * day), {
+        [`${group}.Submission_ID`]: `portfolio-${second.stamp}-1`,
+      });
+      const ours = [first.orgId, second.orgId, quiet.orgId];
+
+      const portfolio = await run('Checkin_portfolio', ours);
+      expect([...portfolio.keys()].sort((a, b) => a - b)).toEqual([first.orgId, second.orgId]);
+      expect(portfolio.get(first.orgId)?.data).toMatchObject({
+        current_stage: [later?.['label']],
+        checkins_this_quarter: 1,
+      });
+      expect(String(portfolio.get(first.orgId)?.data['last_owner_checkin'])).toMatch(
+        new RegExp(`^${localDateTime(new Date(now - 60_000)).slice(0, 16)}`),
+      );
+      expect(portfolio.get(second.orgId)?.data).toMatchObject({ checkins_this_quarter: 0 });
+      expect(portfolio.get(second.orgId)?.columns[1]?.val).toBe('Inquiry');
+      const links = portfolio.get(first.orgId)?.columns.flatMap((column) => column.links ?? []) ?? [];
+      expect(links.map((link) => link.url)).toContain(
+        `/civicrm/checkin-staff-report?reset=1&cid=${first.orgId}`,
+      );
+
+      const behind = await run('Checkin_portfolio_no_checkin_this_quarter', ours);
+      expect([...behind.keys()]).toEqual([second.orgId]);
+    });
+  });
 });
