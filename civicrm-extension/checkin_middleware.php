@@ -53,7 +53,8 @@ function checkin_middleware_civicrm_summaryActions(&$actions, $contactID) {
     'weight' => 20,
     'ref' => 'checkin-staff-report',
     'key' => 'checkin_staff_report',
-    'href' => CRM_Utils_System::url('civicrm/checkin-staff-report', 'reset=1&cid=' . (int) $contactID),
+    // The summary template appends "&cid=<contact id>" to every action's href.
+    'href' => CRM_Utils_System::url('civicrm/checkin-staff-report', 'reset=1'),
     'class' => 'no-popup',
     'icon' => 'crm-i fa-clipboard',
     'permissions' => [\Civi\CheckinMiddleware\StaffLink::PERMISSION],

@@ -192,6 +192,15 @@ describeReal(`organizer tools in a real CiviCRM (${site?.target ?? 'none configu
   });
 
   describe('the staff report from the organization record', () => {
+    /** The organization's contact summary page as the user sees it. */
+    async function summaryOf(apiKey: string, orgId: number): Promise<string> {
+      const response = await fetch(`${real.url}/civicrm/contact/view?reset=1&cid=${orgId}`, {
+        headers: { 'X-Civi-Auth': `Bearer ${apiKey}` },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    }
+
     /** Follows CiviCRM's action as the signed-in user would, up to the service's address. */
     async function openFromRecord(apiKey: string, orgId: number): Promise<Response> {
       return fetch(`${real.url}/civicrm/checkin-staff-report?reset=1&cid=${orgId}`, {
@@ -204,8 +213,12 @@ describeReal(`organizer tools in a real CiviCRM (${site?.target ?? 'none configu
       const staffKey = await userWith(crm, 'checkin_staff', [
         'access CiviCRM',
         'authenticate with api key',
+        'view all contacts',
         'open check-in staff report',
       ]);
+      expect(await summaryOf(staffKey, first.orgId)).toContain(
+        `href="/civicrm/checkin-staff-report?reset=1&cid=${first.orgId}"`,
+      );
       const response = await openFromRecord(staffKey, first.orgId);
       expect(response.status).toBe(302);
       const target = new URL(response.headers.get('location') ?? '');
@@ -227,7 +240,14 @@ describeReal(`organizer tools in a real CiviCRM (${site?.target ?? 'none configu
     });
 
     it('refuses staff without the permission', async () => {
-      const otherKey = await userWith(crm, 'checkin_other', ['access CiviCRM', 'authenticate with api key']);
+      const otherKey = await userWith(crm, 'checkin_other', [
+        'access CiviCRM',
+        'authenticate with api key',
+        'view all contacts',
+      ]);
+      const summary = await summaryOf(otherKey, first.orgId);
+      expect(summary).toContain(String(first.stamp));
+      expect(summary).not.toContain('checkin-staff-report');
       const response = await openFromRecord(otherKey, first.orgId);
       expect(response.status).toBe(403);
       expect(response.headers.get('location') ?? '').not.toContain(service.url);
