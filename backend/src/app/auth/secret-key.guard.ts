@@ -24,6 +24,11 @@ export function keysMatch(presented: string | undefined, expected: string | unde
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
+/** A key guard answers once the attempt is counted: always a promise. */
+export interface KeyGuard extends CanActivate {
+  canActivate(context: ExecutionContext): Promise<boolean>;
+}
+
 /** What tells one key guard from another. */
 export interface SecretKeySpec {
   header: string;
@@ -38,13 +43,14 @@ export interface SecretKeySpec {
 }
 
 /**
- * A guard for a key in a header, compared in constant time. Every attempt is counted against the
+ * A guard for a key in a header, compared in constant time; a named class extends it (as
+ * `class StaffKeyGuard extends secretKeyGuard(...) {}`) so that it can be injected by type. Every attempt is counted against the
  * caller's address before the comparison and given back when the key is right, so wrong keys are
  * limited like wrong checksums (RATE_LIMIT_CHECKSUM_FAILURES per window), concurrent ones included.
  */
-export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<CanActivate> {
+export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<KeyGuard> {
   @Injectable()
-  class SecretKeyGuard implements CanActivate {
+  class SecretKeyGuard implements KeyGuard {
     private readonly logger = new Logger(name);
 
     constructor(
@@ -66,7 +72,6 @@ export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<CanActiv
       return true;
     }
   }
-  Object.defineProperty(SecretKeyGuard, 'name', { value: name });
   return SecretKeyGuard;
 }
 
@@ -101,18 +106,20 @@ function staffLinkAccepted(presented: string, request: Request, config: AppConfi
  * Staff page and /api/staff/report: `X-Staff-Key` against STAFF_REPORT_KEY (docs/decisions.md,
  * "Staff page"), or a staff link token signed with STAFF_LINK_KEY for the requested orgId.
  */
-export const StaffKeyGuard = secretKeyGuard('StaffKeyGuard', {
+@Injectable()
+export class StaffKeyGuard extends secretKeyGuard('StaffKeyGuard', {
   header: 'X-Staff-Key',
   kind: 'staff-key',
   expectedKey: (config) => config.staffReportKey,
   refusal: () => Errors.staffKeyInvalid(),
   alternative: staffLinkAccepted,
-});
+}) {}
 
 /** Admin routes (preview links, production diagnostics): `X-Admin-Key` against ADMIN_KEY. */
-export const AdminKeyGuard = secretKeyGuard('AdminKeyGuard', {
+@Injectable()
+export class AdminKeyGuard extends secretKeyGuard('AdminKeyGuard', {
   header: 'X-Admin-Key',
   kind: 'admin-key',
   expectedKey: (config) => config.adminKey,
   refusal: () => Errors.adminKeyInvalid(),
-});
+}) {}
