@@ -7,7 +7,7 @@ import { startTestApp, TEST_STAFF_KEY, type TestApp } from './support/test-app';
  * the extension signs with STAFF_LINK_KEY stands in for the staff key, for its organization only.
  */
 const STAFF_LINK_KEY = 'staff-link-key-for-tests-0123456789abcdef';
-const OTHER_ORG_ID = MULTI_ORG_IDS.find((id) => id !== DEMO_ORG_ID) as number;
+const [OTHER_ORG_ID] = MULTI_ORG_IDS;
 
 function linkFor(orgId: number, expiresInSeconds = 600, key = STAFF_LINK_KEY): string {
   const expiresAt = Math.floor(Date.now() / 1000) + expiresInSeconds;
