@@ -199,6 +199,8 @@ function runTarget(target) {
         TZ: 'UTC',
         NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
       },
+      // Four spec files run one after another; on a busy machine they need more than the default 10 minutes.
+      { timeoutMs: 1_800_000 },
     );
     countJest(`${label}: routes over HTTP`, output);
     // The extension's own checks (civicrm-extension/tests): on every site but the restricted
