@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The real-CiviCRM suite (docs/civicrm-setup.md, "Testing against a real CiviCRM"): for each
- * target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
+ * The real-CiviCRM suite (README.md, "Working on it"; docs/emulator.md, "Checked against the
+ * real thing"): for each target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
  * extension installed, the schema created by the product's own installer (`crm-schema.js
  * --apply`), then the jest suite in backend/test/civicrm/ run against it over HTTP, and on the
  * first target the Chromium journey (e2e/civicrm/). Prints `N passed, N failed` last.
