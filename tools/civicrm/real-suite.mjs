@@ -200,6 +200,8 @@ function runTarget(target) {
         TZ: 'UTC',
         NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
       },
+      // Its three specs take ~10 minutes on a busy machine; each test has its own timeout.
+      { timeoutMs: 1_800_000 },
     );
     countJest(`${label}: routes over HTTP`, output);
     // The extension's own checks (civicrm-extension/tests): on every site but the restricted
