@@ -8,13 +8,9 @@ module.exports = {
   displayName: 'backend',
   testEnvironment: 'node',
   rootDir: __dirname,
-  // The libraries' own specs run here, once: tools/run-tests.mjs counts this suite.
-  roots: [
-    '<rootDir>/src',
-    '<rootDir>/test',
-    '<rootDir>/../libs/contract/src',
-    '<rootDir>/../libs/civicrm-fake/src',
-  ],
+  // The contract library's specs run here, once: tools/run-tests.mjs counts this suite. The fake
+  // CiviCRM's run with its own config (libs/civicrm-fake/jest.config.cjs).
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/../libs/contract/src'],
   testMatch: ['**/*.spec.ts'],
   // The real-CiviCRM suite (test/civicrm) runs through tools/civicrm/real-suite.mjs, against a CiviCRM it starts;
   // the reliability suites (test/reliability) need a fresh build: jest.reliability.config.cjs, target test-reliability.

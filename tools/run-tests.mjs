@@ -6,14 +6,14 @@
  *
  *   lint + type check (`npm run lint`, every project) → formatting → build (front end, back end)
  *   → back-end jest (unit and integration) → back-end reliability suites (against the fresh
- *   build) → front-end jest (under several time zones) → Playwright (Chromium: links page and
+ *   build) → the fake CiviCRM's jest (model, emulator) → front-end jest (under several time zones) → Playwright (Chromium: links page and
  *   check-in pages)
  *
  * The totals count tests only: a check (lint, type check, formatting, build) adds nothing when it
  * passes and one failure when it fails; the summary shows it as ok or FAIL.
  *
  * Options: --skip-build (reuse dist/), --only=<step>[,<step>] with steps lint, build, backend,
- * reliability, frontend, e2e, civicrm (the real-CiviCRM suite: tools/civicrm/real-suite.mjs).
+ * reliability, civicrm-fake, frontend, e2e, civicrm (the real-CiviCRM suite: tools/civicrm/real-suite.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -203,6 +203,11 @@ if (wants('reliability') || wants('backend')) {
     // The failed build is already counted; an older dist/ must not stand in for it.
     stepLines.push('FAIL back end reliability: not run, the build failed');
   }
+}
+if (wants('civicrm-fake')) {
+  jestSuite('fake CiviCRM (model and emulator)', 'libs/civicrm-fake/jest.config.cjs', 'civicrm-fake', {
+    TZ: 'UTC',
+  });
 }
 if (wants('frontend')) {
   FRONTEND_TIME_ZONES.forEach((zone, index) => {

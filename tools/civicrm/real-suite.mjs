@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * The real-CiviCRM suite (docs/civicrm-setup.md, "Testing against a real CiviCRM"): for each
- * target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
+ * The real-CiviCRM suite (README.md, "Working on it"; docs/emulator.md, "Checked against the
+ * real thing"): for each target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
  * extension installed, the schema created by the product's own installer (`crm-schema.js
- * --apply`), then the jest suite in backend/test/civicrm/ run against it over HTTP, and on the
- * first target the Chromium journey (e2e/civicrm/). Prints `N passed, N failed` last.
+ * --apply`), then the jest suite in backend/test/civicrm/ run against it over HTTP, the extension's
+ * end-to-end script and PHPUnit tests (civicrm-extension/tests/), and on the first target the
+ * Chromium journey (e2e/civicrm/). Prints `N passed, N failed` last.
  *
  *   node tools/civicrm/real-suite.mjs [--only=6.14,5.81,chicago,restricted] [--keep]
  *
@@ -199,7 +200,7 @@ function runTarget(target) {
         TZ: 'UTC',
         NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
       },
-      // Four spec files run one after another; on a busy machine they need more than the default 10 minutes.
+      // Its spec files run one after another; on a busy machine they need more than the default 10 minutes.
       { timeoutMs: 1_800_000 },
     );
     countJest(`${label}: routes over HTTP`, output);
@@ -228,6 +229,7 @@ function runTarget(target) {
     } else if (!extensionTests.ok) {
       fail(`${label}: extension tests`);
     }
+    runExtensionUnitTests(label, url, suiteEnv.CIVICRM_SITE);
     if (target.journey) {
       const journeyOutput = join(root, 'dist', 'e2e', 'civicrm-results.json');
       rmSync(journeyOutput, { force: true });
@@ -244,6 +246,46 @@ function runTarget(target) {
   } finally {
     if (!keep) run('bash', [civicrmSh, 'stop'], civicrmEnv, { capture: true });
   }
+}
+
+/**
+ * The extension's PHPUnit tests (civicrm-extension/tests/phpunit), booted inside the site the
+ * extension was just installed on. PHPUnit is Debian's `phpunit` package (.ci/run installs it);
+ * without it the step is skipped with a message, or fails under CI=true.
+ */
+function runExtensionUnitTests(label, url, site) {
+  if (!run('sh', ['-c', 'command -v phpunit'], {}, { capture: true }).ok) {
+    const reason = 'phpunit is not installed (apt-get install phpunit)';
+    if (process.env.CI === 'true') return fail(`${label}: extension PHPUnit`, reason);
+    totals.skipped += 1;
+    lines.push(`skip ${label}: extension PHPUnit: ${reason}`);
+    return;
+  }
+  const output = join(results, `phpunit-${label.replace(/\W+/g, '-')}.xml`);
+  rmSync(output, { force: true });
+  const phpunit = run(
+    'phpunit',
+    ['-c', join(root, 'civicrm-extension', 'phpunit.xml.dist'), '--log-junit', output],
+    { CIVICRM_SITE: site, CIVICRM_URL: url },
+    { capture: true },
+  );
+  process.stdout.write(phpunit.stdout + phpunit.stderr);
+  if (!existsSync(output)) return fail(`${label}: extension PHPUnit`, 'no results');
+  // The first <testsuite> of the JUnit report holds the totals of the whole run.
+  const suite = /<testsuite\b[^>]*>/.exec(readFileSync(output, 'utf8'))?.[0] ?? '';
+  const count = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+  const failed = count('failures') + count('errors');
+  const skipped = count('skipped');
+  const passed = count('tests') - failed - skipped;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(
+    `${failed === 0 && phpunit.ok ? 'ok  ' : 'FAIL'} ${label}: extension PHPUnit ${passed} passed, ${failed} failed` +
+      (skipped ? `, ${skipped} skipped` : ''),
+  );
+  if (failed === 0 && !phpunit.ok)
+    fail(`${label}: extension PHPUnit`, 'phpunit failed without failing a test');
 }
 
 /** Every PHP file of the extension parses (`php -l`), before any CiviCRM runs it. */

@@ -106,9 +106,3 @@ function toNumberOrText(raw: unknown): number | string {
   const parsed = Number(raw);
   return Number.isFinite(parsed) ? parsed : String(raw);
 }
-
-/** "YYYY-MM-DD HH:MM:SS" (the CRM's local time, no offset) as ISO 8601 without inventing one. */
-export function crmDateTimeToIso(value: unknown): string {
-  const text = String(value ?? '');
-  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text) ? text.replace(' ', 'T') : text;
-}

@@ -55,7 +55,7 @@ export interface FieldConfig {
   headline?: HeadlineConfig;
 }
 
-export interface HeadlineConfig {
+interface HeadlineConfig {
   /** Position among the headline figures, lowest first. */
   order: number;
   /** A numeric field this figure is measured against, e.g. equity raised against the equity goal. */
@@ -101,7 +101,6 @@ export type FieldValues = Record<string, FieldValue>;
 
 /** Identity fields: read from the person's contact, never submitted, never taken from a draft. */
 export const IDENTITY_FIELD_NAMES = ['first_name', 'last_name', 'email'] as const;
-export type IdentityFieldName = (typeof IDENTITY_FIELD_NAMES)[number];
 
 /** The read-only display of the derived stage. */
 export const CURRENT_STAGE_FIELD_NAME = 'current_stage';

@@ -26,8 +26,6 @@ import { CiviCrmModel, type CiviCrmModelOptions } from '@checkin/civicrm-fake';
  * Everything is fictional. The ids are constants because start-up logs and tests print links.
  */
 
-/** "Today" in the story; the newest activity is a week before. */
-export const DEMO_TODAY = '2026-11-21';
 export const DEMO_CHECKSUM = 'demo';
 
 export const STAFF_CONTACT_ID = 100;

@@ -1,6 +1,7 @@
 import { ACCESS } from './entities';
+import type { StoredFiles } from './files';
+import type { ModelStore } from './store';
 import {
-  ADMIN_USER,
   Api4Error,
   type CallContext,
   CrmFatalError,
@@ -9,37 +10,41 @@ import {
   type V3Row,
 } from './types';
 import { fail, isPlainObject, jsonCopy, storedFileName } from './values';
-import { ModelWrites } from './writes';
 
 /** APIv3: the one call the service makes (Attachment.get), with the envelope CiviCRM answers in. */
-export abstract class ModelApi3 extends ModelWrites {
+export class ApiV3 {
+  constructor(
+    private readonly store: ModelStore,
+    private readonly files: StoredFiles,
+  ) {}
+
   /**
    * One APIv3 call as civicrm/ajax/rest answers it: an envelope, errors included, except where
    * CiviCRM itself dies (Attachment.get with several ids): that throws Api4Error 500, which the
    * emulator answers as the release's error page.
    */
   api3(entity: string, action: string, params: unknown = {}, context: CallContext = {}): V3Envelope {
-    const previous = this.context;
-    this.context = { ...context, user: context.user ?? ADMIN_USER };
+    return this.store.asCaller(context, () => this.answer(entity, action, params));
+  }
+
+  private answer(entity: string, action: string, params: unknown): V3Envelope {
     try {
       const input = jsonCopy(params);
       if (!isPlainObject(input)) return v3Error('Input variable `params` is not an array');
       if (entity.toLowerCase() !== 'attachment' || action.toLowerCase() !== 'get') {
         return v3Error(`API (${entity}, ${action}) does not exist (join the API team and implement it!)`);
       }
-      if (!this.hasPermission(ACCESS) || !this.hasPermission('access AJAX API')) {
+      if (!this.store.hasPermission(ACCESS) || !this.store.hasPermission('access AJAX API')) {
         return v3Error('API permission check failed for Attachment/get call; insufficient permission');
       }
       return jsonCopy(this.attachmentGet(input));
     } catch (error) {
       if (error instanceof Api4Error && !(error instanceof CrmFatalError)) return v3Error(error.message);
       throw error;
-    } finally {
-      this.context = previous;
     }
   }
 
-  protected attachmentGet(params: Record<string, unknown>): V3Envelope {
+  private attachmentGet(params: Record<string, unknown>): V3Envelope {
     const idParam = params['id'];
     if (isPlainObject(idParam) || Array.isArray(idParam)) {
       // Attachment.get hands the id to htmlentities(): a PHP fatal error, an HTTP 500 page.
@@ -55,13 +60,13 @@ export abstract class ModelApi3 extends ModelWrites {
     }
     const rows: V3Row[] = [];
     for (const fileId of ids) {
-      const record = this.state.tables.File.get(fileId);
+      const record = this.store.state.tables.File.get(fileId);
       if (!record) continue;
       // The permission check looks for the record the file hangs from.
-      const owner = this.fileOwner(fileId);
+      const owner = this.files.fileOwner(fileId);
       if (!owner) {
         return v3Error(
-          this.is614
+          this.store.is614
             ? 'Failed to lookup entity table for custom field.'
             : 'Failed to match record to related entity',
         );
@@ -76,7 +81,7 @@ export abstract class ModelApi3 extends ModelWrites {
   }
 
   /** Every column, whatever `return` asks for (Attachment.get ignores it). */
-  protected attachmentRow(record: StoredRecord, owner: { table: string; entityId: number }): V3Row {
+  private attachmentRow(record: StoredRecord, owner: { table: string; entityId: number }): V3Row {
     const f = record.fields;
     return {
       id: String(record.id),
@@ -85,11 +90,11 @@ export abstract class ModelApi3 extends ModelWrites {
       description: String(f['description'] ?? ''),
       upload_date: String(f['upload_date'] ?? ''),
       // 6.14 reports no entity for a file in a custom field; 5.81 names the value table.
-      entity_table: this.is614 ? '' : owner.table,
-      entity_id: this.is614 ? '' : String(owner.entityId),
+      entity_table: this.store.is614 ? '' : owner.table,
+      entity_id: this.store.is614 ? '' : String(owner.entityId),
       icon: fileIcon(String(f['mime_type'] ?? '')),
       created_id: f['created_id'] === null || f['created_id'] === undefined ? '' : String(f['created_id']),
-      url: this.fileUrl(record.id, owner.entityId),
+      url: this.files.fileUrl(record.id, owner.entityId),
     };
   }
 }

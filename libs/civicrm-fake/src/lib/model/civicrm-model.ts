@@ -1,20 +1,30 @@
-import { ModelApi3 } from './api3';
+import { ApiV3 } from './api3';
+import { EntityCatalog } from './catalog';
+import { ContactChecksums } from './checksums';
 import { ACTION_PARAMS, COMMON_PARAMS, UNSUPPORTED_PARAMS, requiredPermissions } from './entities';
+import { StoredFiles } from './files';
+import { QueryEngine } from './query';
+import { ModelStore } from './store';
 import {
-  ADMIN_USER,
   Api4Error,
+  type ApiUser,
   CHECKIN_EXTENSION_VERSION,
   CIVICRM_RELEASES,
   type CallContext,
   type CiviCrmModelOptions,
+  type CiviCrmVersion,
   type CrmRow,
   type EntityDef,
   type EntityName,
+  type FieldContext,
   type ModelSnapshot,
   type ModelState,
+  type StoredFile,
   type TableName,
+  type V3Envelope,
 } from './types';
 import { type Params, fail, isPlainObject, jsonCopy } from './values';
+import { RecordWriter } from './writes';
 
 /**
  * An in-memory CiviCRM: the entities this service touches, evaluated with APIv4 semantics
@@ -30,23 +40,78 @@ import { type Params, fail, isPlainObject, jsonCopy } from './values';
  * relationship types, the domain organization); the deployment's custom fields and the demo
  * contacts come from a seed function (the back end's demo-data.ts).
  *
- * Each concern is a layer in its own file, each class extending the one before: model-base.ts
- * (state, lookups), checksums.ts, files.ts, query.ts (get), writes.ts, api3.ts, and this one
- * (APIv4 dispatch, permissions, the stock seed, snapshots).
+ * This class is a thin facade: the state lives in one ModelStore (store.ts), handed to one
+ * collaborator per concern: EntityCatalog (catalog.ts: entities, options, custom fields),
+ * ContactChecksums (checksums.ts), StoredFiles (files.ts: signed file URLs), QueryEngine
+ * (query.ts: get), RecordWriter (writes.ts: create, update, delete, save) and ApiV3 (api3.ts:
+ * Attachment.get). Here: APIv4 dispatch, parameter and permission checks, the stock seed and
+ * snapshots.
  */
-export class CiviCrmModel extends ModelApi3 {
-  private seeded: ModelSnapshot;
+export class CiviCrmModel implements FieldContext {
+  private readonly store: ModelStore;
+  private readonly catalog: EntityCatalog;
+  private readonly checksums: ContactChecksums;
+  private readonly files: StoredFiles;
+  private readonly queries: QueryEngine;
+  private readonly writes: RecordWriter;
+  private readonly v3: ApiV3;
+  private readonly seeded: ModelSnapshot;
 
   constructor(options: CiviCrmModelOptions = {}) {
-    super(options);
-    this.seeding = true;
+    const store = new ModelStore(options);
+    const catalog = new EntityCatalog(store);
+    const files = new StoredFiles(store, catalog);
+    const queries = new QueryEngine(store, catalog, this);
+    this.store = store;
+    this.catalog = catalog;
+    this.checksums = new ContactChecksums(store);
+    this.files = files;
+    this.queries = queries;
+    this.writes = new RecordWriter(store, catalog, queries, files, this);
+    this.v3 = new ApiV3(store, files);
+    store.seeding = true;
     try {
       this.seedStock();
       options.seed?.(this);
     } finally {
-      this.seeding = false;
+      store.seeding = false;
     }
     this.seeded = this.snapshot();
+  }
+
+  /** The site's address; the emulator sets it once it listens. */
+  get baseUrl(): string {
+    return this.store.baseUrl;
+  }
+
+  set baseUrl(address: string) {
+    this.store.baseUrl = address;
+  }
+
+  get civicrmVersion(): CiviCrmVersion {
+    return this.store.civicrmVersion;
+  }
+
+  get extensionInstalled(): boolean {
+    return this.store.extensionInstalled;
+  }
+
+  get timeZone(): string {
+    return this.store.timeZone;
+  }
+
+  now(): Date {
+    return this.store.now();
+  }
+
+  /** "Now" as the CRM's wall clock reads it, `YYYY-MM-DD HH:MM:SS`. */
+  localNow(): string {
+    return this.store.localNow();
+  }
+
+  /** Whether the acting user holds `permission` (the admin role holds every one). */
+  hasPermission(permission: string, user?: ApiUser): boolean {
+    return this.store.hasPermission(permission, user);
   }
 
   /**
@@ -54,24 +119,54 @@ export class CiviCrmModel extends ModelApi3 {
    * Without a context the caller is an administrator, as the service's API user is.
    */
   api4(entity: string, action: string, params: unknown = {}, context: CallContext = {}): CrmRow[] {
-    const previous = this.context;
-    this.context = { ...context, user: context.user ?? ADMIN_USER };
-    try {
-      const def = this.entityDef(entity, action);
+    return this.store.asCaller(context, () => {
+      const def = this.catalog.entityDef(entity, action);
       if (!def.actions.includes(action)) fail(`Api ${entity} ${action} version 4 does not exist.`);
       const input = this.checkParams(action, jsonCopy(params));
       this.authorize(def, action);
       return jsonCopy(this.dispatch(def, action, input));
-    } finally {
-      this.context = previous;
-    }
+    });
+  }
+
+  /**
+   * One APIv3 call as civicrm/ajax/rest answers it: an envelope, errors included, except where
+   * CiviCRM itself dies (Attachment.get with several ids): that throws Api4Error 500, which the
+   * emulator answers as the release's error page.
+   */
+  api3(entity: string, action: string, params: unknown = {}, context: CallContext = {}): V3Envelope {
+    return this.v3.api3(entity, action, params, context);
+  }
+
+  /**
+   * The absolute signed address APIv3 Attachment.get answers: 6.14 signs with a JWT
+   * (`{"exp":…,"civi.file":"N"}`, HS256); 5.81 with `<sha256>_<time>_<hours>` bound to the
+   * record the file hangs from (`eid`).
+   */
+  fileUrl(fileId: number, entityId?: number | null): string {
+    return this.files.fileUrl(fileId, entityId);
+  }
+
+  /** APIv4's File `url` (see StoredFiles.api4FileUrl). */
+  api4FileUrl(fileId: number, joinedFrom?: unknown): string | null {
+    return this.files.api4FileUrl(fileId, joinedFrom);
+  }
+
+  /** Whether `fcs` is a signature this CRM issued for the file and it has not expired. */
+  verifyFileSignature(fileId: number, fcs: string, entityId?: string | null): boolean {
+    return this.files.verifyFileSignature(fileId, fcs, entityId);
+  }
+
+  getFile(fileId: number): StoredFile | undefined {
+    return this.files.getFile(fileId);
   }
 
   /** CRM_Core_Permission::getEntityActionPermissions for the entities modelled. */
   private authorize(def: EntityDef, action: string): void {
     const required = requiredPermissions(def.name, action);
     const allowed = required.every((need) =>
-      typeof need === 'string' ? this.hasPermission(need) : need.some((one) => this.hasPermission(one)),
+      typeof need === 'string'
+        ? this.store.hasPermission(need)
+        : need.some((one) => this.store.hasPermission(one)),
     );
     if (!allowed) throw new Api4Error(403, 'Authorization failed');
   }
@@ -93,25 +188,25 @@ export class CiviCrmModel extends ModelApi3 {
   private dispatch(def: EntityDef, action: string, params: Params): CrmRow[] {
     switch (action) {
       case 'get':
-        return this.get(def, params);
+        return this.queries.get(def, params);
       case 'create':
-        return [this.create(def, this.valuesParam(params))];
+        return [this.writes.create(def, this.writes.valuesParam(params))];
       case 'update':
-        return this.update(def, params);
+        return this.writes.update(def, params);
       case 'delete':
-        return this.delete(def, params);
+        return this.writes.delete(def, params);
       case 'save':
-        return this.save(def, params);
+        return this.writes.save(def, params);
       case 'validateChecksum':
-        return [{ valid: this.validateChecksum(params['contactId'], params['checksum']) }];
+        return [{ valid: this.checksums.validateChecksum(params['contactId'], params['checksum']) }];
       case 'getChecksum':
-        return [this.getChecksum(params['contactId'], params['ttl'])];
+        return [this.checksums.getChecksum(params['contactId'], params['ttl'])];
       case 'info':
         return [
           {
             extension_version: CHECKIN_EXTENSION_VERSION,
-            civicrm_version: CIVICRM_RELEASES[this.civicrmVersion],
-            timezone: this.timeZone,
+            civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
+            timezone: this.store.timeZone,
           },
         ];
       default:
@@ -121,32 +216,33 @@ export class CiviCrmModel extends ModelApi3 {
 
   /** Makes every later checksum check for this contact also accept `checksum` as given. */
   setFixedChecksum(contactId: number, checksum: string): void {
-    const list = this.state.fixedChecksums.get(contactId) ?? [];
-    this.state.fixedChecksums.set(contactId, [...list, checksum]);
+    this.checksums.setFixedChecksum(contactId, checksum);
   }
 
   /** The id the next created record of `entity` gets (seeds use it for memorable ids). */
   setNextId(entity: EntityName, next: number): void {
     if (entity === 'RelationshipCache') fail('RelationshipCache has no ids of its own');
     const table = entity as TableName;
-    const highest = Math.max(0, ...this.state.tables[table].keys());
+    const highest = Math.max(0, ...this.store.state.tables[table].keys());
     if (next <= highest) fail(`${entity} ids up to ${highest} are taken`);
-    this.state.nextIds[table] = next;
+    this.store.state.nextIds[table] = next;
   }
 
   /** Number of stored records, deleted ones included. */
   count(entity: EntityName): number {
     if (entity === 'CheckinMiddleware') return 0;
-    return entity === 'RelationshipCache' ? this.relationshipCache().length : this.state.tables[entity].size;
+    return entity === 'RelationshipCache'
+      ? this.catalog.relationshipCache().length
+      : this.store.state.tables[entity].size;
   }
 
   snapshot(): ModelSnapshot {
-    return { state: structuredClone(this.state) };
+    return { state: structuredClone(this.store.state) };
   }
 
   restore(snapshot: ModelSnapshot): void {
-    this.state = structuredClone(snapshot.state as ModelState);
-    this.customCache.clear();
+    this.store.state = structuredClone(snapshot.state as ModelState);
+    this.catalog.forgetCustomFields();
   }
 
   /** Back to the state right after seeding. */

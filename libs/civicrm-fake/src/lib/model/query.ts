@@ -1,5 +1,5 @@
+import type { EntityCatalog } from './catalog';
 import { ACTIVITY_CONTACT_DEF, ENTITIES } from './entities';
-import { ModelFiles } from './files';
 import { compareForSort, mentionsField, operatorTest } from './query-operators';
 import {
   API4_OPERATORS,
@@ -8,8 +8,10 @@ import {
   type Operator,
   type StoredRecord,
   type CrmRow,
+  type FieldContext,
   type FieldDef,
 } from './types';
+import type { ModelStore } from './store';
 import {
   FILE_ENTITY_ID,
   type Params,
@@ -20,8 +22,18 @@ import {
 } from './values';
 
 /** APIv4 get: select (with joins and pseudoconstants), where, orderBy, limit and the ACLs that filter rows. */
-export abstract class ModelQuery extends ModelFiles {
-  protected get(def: EntityDef, params: Params): CrmRow[] {
+export class QueryEngine {
+  /** Aliases of the get being answered, so `alias.field` resolves. */
+  private joinAliases = new Map<string, JoinSpec>();
+
+  constructor(
+    private readonly store: ModelStore,
+    private readonly catalog: EntityCatalog,
+    /** What computed fields read (the clock, file URLs). */
+    private readonly fieldContext: FieldContext,
+  ) {}
+
+  get(def: EntityDef, params: Params): CrmRow[] {
     const joins = this.compileJoins(def, params['join']);
     this.joinAliases = new Map(joins.map((join) => [join.alias, join]));
     try {
@@ -38,18 +50,18 @@ export abstract class ModelQuery extends ModelFiles {
   }
 
   /** Contacts, activities and their kin are filtered by ACLs: a user without them sees nothing. */
-  protected aclAllows(def: EntityDef): boolean {
+  private aclAllows(def: EntityDef): boolean {
     switch (def.name) {
       case 'Contact':
       case 'Email':
       case 'Relationship':
       case 'RelationshipCache':
-        return this.hasPermission('view all contacts') || this.hasPermission('edit all contacts');
+        return this.store.hasPermission('view all contacts') || this.store.hasPermission('edit all contacts');
       case 'Activity':
-        return this.hasPermission('view all activities');
+        return this.store.hasPermission('view all activities');
       case 'CustomGroup':
       case 'CustomField':
-        return this.hasPermission('access all custom data');
+        return this.store.hasPermission('access all custom data');
       case 'RelationshipType':
       case 'OptionGroup':
       case 'OptionValue':
@@ -60,24 +72,21 @@ export abstract class ModelQuery extends ModelFiles {
   }
 
   /** where + orderBy + offset/limit over an entity, hidden records excluded by default. */
-  protected query(def: EntityDef, params: Params, joins: JoinSpec[] = []): StoredRecord[] {
+  query(def: EntityDef, params: Params, joins: JoinSpec[] = []): StoredRecord[] {
     const where = this.compileWhere(def, params['where']);
     const order = this.compileOrderBy(def, params['orderBy']);
     const limit = this.nonNegativeInt(params['limit'], 'limit');
     const offset = this.nonNegativeInt(params['offset'], 'offset');
-    const matched = this.joinRows(def, this.records(def), joins).filter(where).sort(order);
+    const matched = this.joinRows(def, this.catalog.records(def), joins).filter(where).sort(order);
     return matched.slice(offset, limit ? offset + limit : undefined);
   }
-
-  /** Aliases of the get being answered, so `alias.field` resolves. */
-  protected joinAliases = new Map<string, JoinSpec>();
 
   /**
    * `join: [["File AS f", "LEFT", [cond]...]]` and the bridge form
    * `["Contact AS src", "LEFT", "ActivityContact", [cond]...]`; conditions compare fields of
    * the base entity and the alias, or a field with a quoted literal.
    */
-  protected compileJoins(def: EntityDef, join: unknown): JoinSpec[] {
+  private compileJoins(def: EntityDef, join: unknown): JoinSpec[] {
     if (join === undefined) return [];
     if (!Array.isArray(join)) return fail('join must be an array');
     return join.map((entry: unknown): JoinSpec => {
@@ -88,7 +97,7 @@ export abstract class ModelQuery extends ModelFiles {
       const kind = entry[1] === undefined ? 'LEFT' : entry[1];
       if (kind !== 'LEFT' && kind !== 'INNER' && kind !== 'EXCLUDE')
         return fail(`Invalid join type: ${String(kind)}`);
-      const target = this.entityDef(entityName);
+      const target = this.catalog.entityDef(entityName);
       let rest = entry.slice(2) as unknown[];
       if (typeof rest[0] === 'string') {
         const bridge = rest[0];
@@ -100,7 +109,7 @@ export abstract class ModelQuery extends ModelFiles {
           alias,
           def: ACTIVITY_CONTACT_DEF,
           kind,
-          candidates: (row) => this.activityContacts(row),
+          candidates: (row) => this.catalog.activityContacts(row),
           conditions: rest,
         };
       }
@@ -114,7 +123,7 @@ export abstract class ModelQuery extends ModelFiles {
         kind,
         // 5.81 renders a joined file's url with the row it hangs from (`eid`).
         candidates: (row) =>
-          [...this.state.tables[table].values()].map((record) =>
+          [...this.store.state.tables[table].values()].map((record) =>
             table === 'File' ? { ...record, fields: { ...record.fields, [FILE_ENTITY_ID]: row.id } } : record,
           ),
         conditions: rest,
@@ -122,7 +131,7 @@ export abstract class ModelQuery extends ModelFiles {
     });
   }
 
-  protected joinRows(def: EntityDef, records: StoredRecord[], joins: JoinSpec[]): StoredRecord[] {
+  private joinRows(def: EntityDef, records: StoredRecord[], joins: JoinSpec[]): StoredRecord[] {
     let rows = records;
     for (const join of joins) {
       const conditions = join.conditions.map((condition) => this.compileJoinCondition(def, condition));
@@ -145,7 +154,7 @@ export abstract class ModelQuery extends ModelFiles {
     return rows;
   }
 
-  protected compileJoinCondition(def: EntityDef, condition: unknown): Predicate {
+  private compileJoinCondition(def: EntityDef, condition: unknown): Predicate {
     if (!Array.isArray(condition) || condition.length !== 3 || typeof condition[0] !== 'string') {
       return fail(`Invalid join condition: ${JSON.stringify(condition)}`);
     }
@@ -173,7 +182,7 @@ export abstract class ModelQuery extends ModelFiles {
     };
   }
 
-  protected nonNegativeInt(value: unknown, name: string): number {
+  private nonNegativeInt(value: unknown, name: string): number {
     if (value === undefined || value === null) return 0;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
       fail(`${name} must be a non-negative integer`);
@@ -181,7 +190,7 @@ export abstract class ModelQuery extends ModelFiles {
     return value as number;
   }
 
-  protected resolveSelect(def: EntityDef, select: unknown): Array<[string, ResolvedField]> {
+  private resolveSelect(def: EntityDef, select: unknown): Array<[string, ResolvedField]> {
     if (select !== undefined && (!Array.isArray(select) || select.some((item) => typeof item !== 'string'))) {
       fail('select must be an array of strings');
     }
@@ -196,24 +205,24 @@ export abstract class ModelQuery extends ModelFiles {
     return resolved;
   }
 
-  protected expandWildcard(def: EntityDef, name: string): string[] {
+  private expandWildcard(def: EntityDef, name: string): string[] {
     if (name === '*') return def.fields.filter((field) => !field.extra).map((field) => field.name);
     if (!name.endsWith('.*')) return [name];
-    const keys = [...this.customFields(def).keys()];
+    const keys = [...this.catalog.customFields(def).keys()];
     if (name === 'custom.*') return keys;
     const group = name.slice(0, -1);
     return keys.filter((key) => key.startsWith(group));
   }
 
   /** Resolves `field`, `fk.field`, `Group.Field`, `Group.FileField.file_name`, `...:name`. */
-  protected resolve(def: EntityDef, expression: string): ResolvedField | undefined {
+  resolve(def: EntityDef, expression: string): ResolvedField | undefined {
     const colon = expression.lastIndexOf(':');
     const path = colon >= 0 ? expression.slice(0, colon) : expression;
     const suffix = colon >= 0 ? expression.slice(colon + 1) : undefined;
     const base = this.resolvePath(def, path.split('.'));
     if (!base || suffix === undefined) return base;
     if ((suffix !== 'name' && suffix !== 'label') || !base.def.options) return undefined;
-    const options = this.optionsOf(base.def.options);
+    const options = this.catalog.optionsOf(base.def.options);
     const pick = (value: unknown) => {
       const option = options.find((candidate) => candidate.id === String(value));
       return option ? option[suffix] : null;
@@ -229,7 +238,7 @@ export abstract class ModelQuery extends ModelFiles {
     };
   }
 
-  protected resolvePath(def: EntityDef, parts: string[], top = true): ResolvedField | undefined {
+  private resolvePath(def: EntityDef, parts: string[], top = true): ResolvedField | undefined {
     const join = top && parts.length >= 2 ? this.joinAliases.get(parts[0] ?? '') : undefined;
     if (join) {
       const inner = this.resolvePath(join.def, parts.slice(1), false);
@@ -244,16 +253,17 @@ export abstract class ModelQuery extends ModelFiles {
         },
       };
     }
-    const custom = parts.length >= 2 ? this.customFields(def).get(`${parts[0]}.${parts[1]}`) : undefined;
+    const custom =
+      parts.length >= 2 ? this.catalog.customFields(def).get(`${parts[0]}.${parts[1]}`) : undefined;
     const field = custom ?? def.fields.find((candidate) => candidate.name === parts[0]);
-    if (!field || (field.since614 && !this.is614)) return undefined;
+    if (!field || (field.since614 && !this.store.is614)) return undefined;
     const rest = parts.slice(custom ? 2 : 1);
     const get = this.getterOf(field);
     if (rest.length === 0) return { def: field, pseudo: false, get };
     // Virtual fields (source_contact_id...) cannot be joined through; 5.81 has no implicit
     // join from a File custom field (both are dropped from select, invalid in where).
     if (!field.fk || field.serialize || field.extra) return undefined;
-    if (custom && field.fk === 'File' && !this.is614) return undefined;
+    if (custom && field.fk === 'File' && !this.store.is614) return undefined;
     const target = ENTITIES[field.fk];
     const inner = this.resolvePath(target, rest, false);
     if (!inner) return undefined;
@@ -263,13 +273,13 @@ export abstract class ModelQuery extends ModelFiles {
       pseudo: inner.pseudo,
       get: (record) => {
         const foreignId = get(record);
-        const joined = foreignId === null ? undefined : this.state.tables[table].get(Number(foreignId));
+        const joined = foreignId === null ? undefined : this.store.state.tables[table].get(Number(foreignId));
         return joined ? inner.get(joined) : null;
       },
     };
   }
 
-  protected compileWhere(def: EntityDef, where: unknown): Predicate {
+  private compileWhere(def: EntityDef, where: unknown): Predicate {
     if (where !== undefined && !Array.isArray(where)) fail('where must be an array');
     const clauses = (where as unknown[] | undefined) ?? [];
     const predicates = clauses.map((clause) => this.compileClause(def, clause));
@@ -280,7 +290,7 @@ export abstract class ModelQuery extends ModelFiles {
     return (record) => predicates.every((predicate) => predicate(record));
   }
 
-  protected compileClause(def: EntityDef, clause: unknown): Predicate {
+  private compileClause(def: EntityDef, clause: unknown): Predicate {
     if (!Array.isArray(clause) || typeof clause[0] !== 'string') {
       return fail(`Invalid where clause: ${JSON.stringify(clause)}`);
     }
@@ -301,7 +311,7 @@ export abstract class ModelQuery extends ModelFiles {
     return (record) => test(field.get(record));
   }
 
-  protected compileOrderBy(def: EntityDef, orderBy: unknown): (a: StoredRecord, b: StoredRecord) => number {
+  private compileOrderBy(def: EntityDef, orderBy: unknown): (a: StoredRecord, b: StoredRecord) => number {
     if (Array.isArray(orderBy) && orderBy.length === 0) orderBy = {};
     if (orderBy !== undefined && !isPlainObject(orderBy)) fail('orderBy must be an object');
     const keys = Object.entries((orderBy as Record<string, unknown> | undefined) ?? {}).map(
@@ -323,11 +333,11 @@ export abstract class ModelQuery extends ModelFiles {
     };
   }
 
-  protected getterOf(field: FieldDef): (record: StoredRecord) => unknown {
+  private getterOf(field: FieldDef): (record: StoredRecord) => unknown {
     const customId = field.customFieldId;
     if (customId !== undefined) return (record) => record.custom[String(customId)] ?? null;
     const compute = field.compute;
-    if (compute) return (record) => compute(record, this);
+    if (compute) return (record) => compute(record, this.fieldContext);
     return (record) => record.fields[field.name] ?? null;
   }
 }

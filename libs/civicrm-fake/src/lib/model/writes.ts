@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { EntityCatalog } from './catalog';
 import { ENTITIES } from './entities';
-import { ModelQuery } from './query';
+import type { StoredFiles } from './files';
+import type { QueryEngine } from './query';
+import type { ModelStore } from './store';
 import {
   Api4Error,
   type EntityDef,
+  type FieldContext,
   type FieldDef,
   type StoredRecord,
   type TableName,
@@ -30,15 +34,24 @@ import {
 } from './values';
 
 /** APIv4 writes: create, update, delete and save, with the typing, defaults and side effects CiviCRM applies. */
-export abstract class ModelWrites extends ModelQuery {
-  protected valuesParam(params: Params, name = 'values'): Record<string, unknown> {
+export class RecordWriter {
+  constructor(
+    private readonly store: ModelStore,
+    private readonly catalog: EntityCatalog,
+    private readonly queries: QueryEngine,
+    private readonly files: StoredFiles,
+    /** What defaulted fields read (the clock). */
+    private readonly fieldContext: FieldContext,
+  ) {}
+
+  valuesParam(params: Params, name = 'values'): Record<string, unknown> {
     const values = params[name];
     if (values === undefined) return {};
     if (!isPlainObject(values)) return fail(`${name} must be an object keyed by field name`);
     return values;
   }
 
-  protected create(def: EntityDef, values: Record<string, unknown>): CrmRow {
+  create(def: EntityDef, values: Record<string, unknown>): CrmRow {
     this.assertWritable(def);
     const table = def.name as TableName;
     const record: StoredRecord = { id: 0, fields: {}, custom: {} };
@@ -46,11 +59,11 @@ export abstract class ModelWrites extends ModelQuery {
     this.beforeCreate(def, record, values);
     for (const field of def.fields) {
       if (field.initial && record.fields[field.name] === undefined) {
-        record.fields[field.name] = field.initial(this);
+        record.fields[field.name] = field.initial(this.fieldContext);
       }
     }
     // 6.14's File.create requires a mime type; 5.81 takes a file without one.
-    const required = def.name === 'File' && this.is614 ? ['mime_type'] : (def.required ?? []);
+    const required = def.name === 'File' && this.store.is614 ? ['mime_type'] : (def.required ?? []);
     const missing = required.filter((name) => isEmptyValue(record.fields[name]));
     if (missing.length > 0) {
       fail(`Mandatory values missing from Api4 ${def.name}::create: ${missing.join(', ')}`);
@@ -59,10 +72,10 @@ export abstract class ModelWrites extends ModelQuery {
     // CiviCRM saves the row first and inserts custom values after: when MySQL refuses one
     // (a 32-bit Int overflow), the row stays, with no custom values at all.
     if (refused.length > 0) record.custom = {};
-    record.id = this.state.nextIds[table]++;
+    record.id = this.store.state.nextIds[table]++;
     record.fields['id'] = record.id;
     this.afterCreate(def, record);
-    this.state.tables[table].set(record.id, record);
+    this.store.state.tables[table].set(record.id, record);
     this.afterWrite(def, record, values);
     if (refused[0] !== undefined) throw new Api4Error(500, refused[0]);
     if (def.name === 'Activity' || def.name === 'File') return this.createAnswer(def, record, values);
@@ -70,7 +83,7 @@ export abstract class ModelWrites extends ModelQuery {
   }
 
   /** Columns CiviCRM derives from the new id. */
-  protected afterCreate(def: EntityDef, record: StoredRecord): void {
+  private afterCreate(def: EntityDef, record: StoredRecord): void {
     const f = record.fields;
     if (def.name === 'CustomGroup' && f['table_name'] === undefined) {
       f['table_name'] =
@@ -86,7 +99,7 @@ export abstract class ModelWrites extends ModelQuery {
    * written, dates as `YYYYMMDDhhmmss`, the database-defaulted timestamps and every other key
    * of `values` (custom fields, virtual fields, unknown names) as null.
    */
-  protected createAnswer(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): CrmRow {
+  private createAnswer(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): CrmRow {
     const row: CrmRow = { id: record.id };
     const given = new Set(Object.keys(values).map((key) => key.split(':')[0] ?? key));
     const answered = new Set(['id']);
@@ -130,7 +143,7 @@ export abstract class ModelWrites extends ModelQuery {
    * CRM_Utils_Weight::updateOtherWeights for option values and custom fields: a weight past the
    * group's highest lands just after it, a taken weight moves the others along.
    */
-  protected placeWeight(
+  private placeWeight(
     def: EntityDef,
     record: StoredRecord,
     oldWeight: number | undefined,
@@ -143,7 +156,7 @@ export abstract class ModelWrites extends ModelQuery {
           ? 'custom_group_id'
           : undefined;
     if (!groupField) return;
-    const siblings = [...this.state.tables[def.name as TableName].values()].filter(
+    const siblings = [...this.store.state.tables[def.name as TableName].values()].filter(
       (other) => other.fields[groupField] === record.fields[groupField],
     );
     const weightOf = (other: StoredRecord) => Math.round(Number(other.fields['weight']) || 0);
@@ -153,7 +166,7 @@ export abstract class ModelWrites extends ModelQuery {
       return;
     }
     // The seed's weights stand as given: an administrator reordered them long ago.
-    if (this.seeding) return;
+    if (this.store.seeding) return;
     let weight = Math.trunc(Number(record.fields['weight']) || 0);
     const max = highest || 1;
     if (weight > max) {
@@ -184,38 +197,38 @@ export abstract class ModelWrites extends ModelQuery {
     }
   }
 
-  protected update(def: EntityDef, params: Params): CrmRow[] {
+  update(def: EntityDef, params: Params): CrmRow[] {
     this.assertWritable(def);
     this.requireWhere(def, 'update', params);
     const values = this.valuesParam(params);
-    return this.query(def, params).map((record) => {
+    return this.queries.query(def, params).map((record) => {
       const draft: StoredRecord = structuredClone(record);
       const refused = this.applyValues(def, draft, values);
       if (refused[0] !== undefined) throw new Api4Error(500, refused[0]);
-      if ('modified_date' in draft.fields) draft.fields['modified_date'] = this.localNow();
+      if ('modified_date' in draft.fields) draft.fields['modified_date'] = this.store.localNow();
       const weightGiven = values['weight'] !== undefined && values['weight'] !== null;
       if (weightGiven) this.placeWeight(def, draft, Math.round(Number(record.fields['weight']) || 0), true);
-      const replacedFiles = this.is614 ? this.replacedFiles(def, record, draft) : [];
+      const replacedFiles = this.store.is614 ? this.replacedFiles(def, record, draft) : [];
       // Only commit once every value was accepted: a failed update changes nothing.
       Object.assign(record, draft);
       // Since 6.4, a file a File field no longer holds is deleted unless something else holds it.
       for (const fileId of replacedFiles) {
-        if (!this.fileOwner(fileId)) this.state.tables.File.delete(fileId);
+        if (!this.files.fileOwner(fileId)) this.store.state.tables.File.delete(fileId);
       }
       this.afterWrite(def, record, values);
       return this.writeResult(def, record, values);
     });
   }
 
-  protected delete(def: EntityDef, params: Params): CrmRow[] {
+  delete(def: EntityDef, params: Params): CrmRow[] {
     this.assertWritable(def);
     this.requireWhere(def, 'delete', params);
     const useTrash = params['useTrash'] !== false;
-    return this.query(def, params).map((record) => {
+    return this.queries.query(def, params).map((record) => {
       if (def.name === 'Contact' && useTrash) {
         record.fields['is_deleted'] = true;
       } else {
-        this.state.tables[def.name as TableName].delete(record.id);
+        this.store.state.tables[def.name as TableName].delete(record.id);
       }
       this.afterWrite(def, record, {});
       return { id: record.id };
@@ -223,7 +236,7 @@ export abstract class ModelWrites extends ModelQuery {
   }
 
   /** Upsert: a record with `id` (or matching `match` fields) is updated, others created. */
-  protected save(def: EntityDef, params: Params): CrmRow[] {
+  save(def: EntityDef, params: Params): CrmRow[] {
     const records = params['records'];
     if (!Array.isArray(records)) return fail('records must be an array');
     const defaults = this.valuesParam(params, 'defaults');
@@ -243,7 +256,7 @@ export abstract class ModelWrites extends ModelQuery {
     });
   }
 
-  protected saveTarget(
+  private saveTarget(
     def: EntityDef,
     values: Record<string, unknown>,
     match: string[],
@@ -251,15 +264,15 @@ export abstract class ModelWrites extends ModelQuery {
     if (values['id'] !== undefined && values['id'] !== null) return [['id', '=', values['id']]];
     if (match.length === 0) return undefined;
     const where = match.map((key) => [key, '=', values[key]]);
-    return this.query(def, { where, limit: 1 }).length > 0 ? where : undefined;
+    return this.queries.query(def, { where, limit: 1 }).length > 0 ? where : undefined;
   }
 
-  protected assertWritable(def: EntityDef): void {
+  private assertWritable(def: EntityDef): void {
     if (def.name === 'RelationshipCache' || def.name === 'CheckinMiddleware')
       fail(`${def.name} is read-only`);
   }
 
-  protected requireWhere(def: EntityDef, action: string, params: Params): void {
+  private requireWhere(def: EntityDef, action: string, params: Params): void {
     const where = params['where'];
     if (!Array.isArray(where) || where.length === 0) {
       fail(`Cannot ${action} ${def.name} with no "where" parameter specified`);
@@ -271,8 +284,8 @@ export abstract class ModelWrites extends ModelQuery {
    * as in CiviCRM. Returns why custom values were refused (a type error, a 32-bit Int overflow
    * MySQL refuses): the caller decides what was saved before the refusal.
    */
-  protected applyValues(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): string[] {
-    const customs = this.customFields(def);
+  private applyValues(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): string[] {
+    const customs = this.catalog.customFields(def);
     const refused: string[] = [];
     for (const [key, raw] of Object.entries(values)) {
       if (key === 'id' || (def.name === 'Contact' && key === 'email_primary.email')) continue;
@@ -300,17 +313,17 @@ export abstract class ModelWrites extends ModelQuery {
       if (!custom || field.type === 'File') this.checkReferences(field, stored, key);
       if (custom?.customFieldId !== undefined) record.custom[String(custom.customFieldId)] = stored;
       else record.fields[field.name] = stored;
-      if (custom && field.type === 'File' && !this.is614) this.markAttached(stored);
+      if (custom && field.type === 'File' && !this.store.is614) this.markAttached(stored);
     }
     return refused;
   }
 
   /** `field:name` / `field:label` in values: the option's stored value. */
-  protected optionInput(field: FieldDef, suffix: string, raw: unknown, key: string): unknown {
+  private optionInput(field: FieldDef, suffix: string, raw: unknown, key: string): unknown {
     if ((suffix !== 'name' && suffix !== 'label') || !field.options) {
       return fail(`Unknown field "${key}"`);
     }
-    const options = this.optionsOf(field.options);
+    const options = this.catalog.optionsOf(field.options);
     const lookup = (item: unknown) =>
       options.find((option) => option[suffix] === item)?.id ??
       fail(`'${String(item)}' is not a valid option ${suffix} for ${key}`);
@@ -318,7 +331,7 @@ export abstract class ModelWrites extends ModelQuery {
     return Array.isArray(raw) ? raw.map(lookup) : lookup(raw);
   }
 
-  protected coerce(field: FieldDef, raw: unknown, key: string): unknown {
+  private coerce(field: FieldDef, raw: unknown, key: string): unknown {
     if (raw === null || raw === undefined) return null;
     if (field.serialize) {
       const list: unknown[] = Array.isArray(raw) ? raw : raw === '' ? [] : [raw];
@@ -328,13 +341,13 @@ export abstract class ModelWrites extends ModelQuery {
     return this.coerceScalar(field, raw, key);
   }
 
-  protected coerceScalar(field: FieldDef, value: unknown, key: string): unknown {
+  private coerceScalar(field: FieldDef, value: unknown, key: string): unknown {
     if (value === null || value === '') return null;
     if (typeof value === 'object') return fail(`Expected a scalar value for ${key}`);
     const text = String(value).trim();
     // CRM_Utils_Type::validate's message, with the type names measured (a word given to an Int
     // field is reported as not a Timestamp).
-    const parameters = this.is614 ? 'the parameters' : 'parameters';
+    const parameters = this.store.is614 ? 'the parameters' : 'parameters';
     const invalid = (type: string) =>
       fail(`One of ${parameters}  (value: ${String(value)}) is not of the type ${type}`);
     switch (field.type) {
@@ -359,7 +372,7 @@ export abstract class ModelWrites extends ModelQuery {
         return null;
       case 'Date':
       case 'Timestamp':
-        return writtenDate(text, field.type === 'Timestamp', this.now(), this.timeZone);
+        return writtenDate(text, field.type === 'Timestamp', this.store.now(), this.store.timeZone);
       case 'String':
       case 'Memo':
         return String(value);
@@ -367,9 +380,9 @@ export abstract class ModelWrites extends ModelQuery {
   }
 
   /** File ids the draft's File custom fields no longer hold. */
-  protected replacedFiles(def: EntityDef, record: StoredRecord, draft: StoredRecord): number[] {
+  private replacedFiles(def: EntityDef, record: StoredRecord, draft: StoredRecord): number[] {
     const replaced: number[] = [];
-    for (const field of this.customFields(def).values()) {
+    for (const field of this.catalog.customFields(def).values()) {
       if (field.type !== 'File' || field.customFieldId === undefined) continue;
       const key = String(field.customFieldId);
       const kept = new Set(asArray(draft.custom[key]).map(Number));
@@ -383,26 +396,26 @@ export abstract class ModelWrites extends ModelQuery {
    * 5.81 rewrites a file when it becomes a custom value: a file without a name gets an empty uri
    * (so it reads back as `""`, not null) and an upload date.
    */
-  protected markAttached(stored: unknown): void {
+  private markAttached(stored: unknown): void {
     for (const fileId of asArray(stored)) {
-      const file = this.state.tables.File.get(Number(fileId));
+      const file = this.store.state.tables.File.get(Number(fileId));
       if (!file) continue;
       file.fields['uri'] ??= '';
-      file.fields['upload_date'] ??= this.localNow();
+      file.fields['upload_date'] ??= this.store.localNow();
     }
   }
 
   /** Option values and foreign keys must exist, as CiviCRM's validation and constraints demand. */
-  protected checkReferences(field: FieldDef, stored: unknown, key: string): void {
+  private checkReferences(field: FieldDef, stored: unknown, key: string): void {
     if (stored === null) return;
     const items = Array.isArray(stored) ? stored : [stored];
     if (field.fk) {
-      const table = this.state.tables[field.fk];
+      const table = this.store.state.tables[field.fk];
       for (const item of items) {
         if (!table.has(Number(item))) fail(`${key}: no ${field.fk} with id ${String(item)}`);
       }
     } else if (field.options) {
-      const allowed = new Set(this.optionsOf(field.options).map((option) => option.id));
+      const allowed = new Set(this.catalog.optionsOf(field.options).map((option) => option.id));
       for (const item of items) {
         if (!allowed.has(String(item))) fail(`'${String(item)}' is not a valid option for ${key}`);
       }
@@ -410,7 +423,7 @@ export abstract class ModelWrites extends ModelQuery {
   }
 
   /** Defaults CiviCRM derives on create (names from labels, next option value...). */
-  protected beforeCreate(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
+  private beforeCreate(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
     const f = record.fields;
     const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
     switch (def.name) {
@@ -419,7 +432,7 @@ export abstract class ModelWrites extends ModelQuery {
         // stands for a site set up long ago, whose names predate that.
         const name = text(f['name']);
         const source = name ?? text(f['title']);
-        if (!(this.seeding && name) && source !== undefined) f['name'] = munge(source, 63);
+        if (!(this.store.seeding && name) && source !== undefined) f['name'] = munge(source, 63);
         break;
       }
       case 'CustomField': {
@@ -455,8 +468,8 @@ export abstract class ModelWrites extends ModelQuery {
     }
   }
 
-  protected optionValueDefaults(f: Record<string, unknown>): void {
-    const siblings = [...this.state.tables.OptionValue.values()].filter(
+  private optionValueDefaults(f: Record<string, unknown>): void {
+    const siblings = [...this.store.state.tables.OptionValue.values()].filter(
       (record) => record.fields['option_group_id'] === f['option_group_id'],
     );
     const numeric = siblings.map((record) => Number(record.fields['value'])).filter(Number.isFinite);
@@ -471,12 +484,12 @@ export abstract class ModelWrites extends ModelQuery {
    * (`contentEncoding: 'base64'`), the content is decoded first, on both. The seed stands for
    * files already on disk: its base64 content is decoded.
    */
-  protected storeFile(record: StoredRecord, values: Record<string, unknown>): void {
+  private storeFile(record: StoredRecord, values: Record<string, unknown>): void {
     if (values['uri'] !== undefined) fail('Setting file URI is not permitted. Use file_name instead.');
-    record.fields['created_id'] = this.context.user.contactId;
-    const marked = this.context.contentEncoding?.toLowerCase() === 'base64';
-    const decode = (this.extensionInstalled && marked) || this.seeding;
-    if (!this.is614 && !decode) {
+    record.fields['created_id'] = this.store.context.user.contactId;
+    const marked = this.store.context.contentEncoding?.toLowerCase() === 'base64';
+    const decode = (this.store.extensionInstalled && marked) || this.store.seeding;
+    if (!this.store.is614 && !decode) {
       record.fields['uri'] = null;
       record.fields['upload_date'] ??= null;
       return;
@@ -488,13 +501,13 @@ export abstract class ModelWrites extends ModelQuery {
     } else {
       record.fields['uri'] = null;
     }
-    record.fields['upload_date'] ??= this.localNow();
+    record.fields['upload_date'] ??= this.store.localNow();
     const content = values['content'];
     if (content === undefined || content === null || content === '') return;
     const text = typeof content === 'string' ? content : JSON.stringify(content);
     if (decode) {
       const valid = /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0;
-      if (!valid && !this.seeding) fail('File content is not valid base64');
+      if (!valid && !this.store.seeding) fail('File content is not valid base64');
       record.fields[FILE_BYTES] = new Uint8Array(valid ? Buffer.from(text, 'base64') : Buffer.from(text));
       if (marked) record.fields[FILE_DECODED] = true;
     } else if (record.fields['uri']) {
@@ -503,17 +516,17 @@ export abstract class ModelWrites extends ModelQuery {
     }
   }
 
-  protected afterWrite(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
-    if (def.name === 'CustomGroup' || def.name === 'CustomField') this.customCache.clear();
+  private afterWrite(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): void {
+    if (def.name === 'CustomGroup' || def.name === 'CustomField') this.catalog.forgetCustomFields();
     if (def.name === 'Contact') {
       this.contactNames(record, values);
       if (values['email_primary.email'] !== undefined)
         this.writePrimaryEmail(record, values['email_primary.email']);
     }
-    if (def.name === 'Email' && this.state.tables.Email.has(record.id)) this.linkPrimaryEmail(record);
+    if (def.name === 'Email' && this.store.state.tables.Email.has(record.id)) this.linkPrimaryEmail(record);
   }
 
-  protected contactNames(record: StoredRecord, values: Record<string, unknown>): void {
+  private contactNames(record: StoredRecord, values: Record<string, unknown>): void {
     const f = record.fields;
     const first = typeof f['first_name'] === 'string' ? f['first_name'] : '';
     const last = typeof f['last_name'] === 'string' ? f['last_name'] : '';
@@ -528,9 +541,9 @@ export abstract class ModelWrites extends ModelQuery {
     }
   }
 
-  protected writePrimaryEmail(contact: StoredRecord, email: unknown): void {
+  private writePrimaryEmail(contact: StoredRecord, email: unknown): void {
     const text = this.coerceScalar({ name: 'email', type: 'String' }, email, 'email_primary.email');
-    const existing = this.state.tables.Email.get(Number(contact.fields['email_primary']));
+    const existing = this.store.state.tables.Email.get(Number(contact.fields['email_primary']));
     if (existing) {
       existing.fields['email'] = text;
       return;
@@ -539,8 +552,8 @@ export abstract class ModelWrites extends ModelQuery {
     this.create(ENTITIES.Email, { contact_id: contact.id, email: text, is_primary: true });
   }
 
-  protected linkPrimaryEmail(email: StoredRecord): void {
-    const contact = this.state.tables.Contact.get(Number(email.fields['contact_id']));
+  private linkPrimaryEmail(email: StoredRecord): void {
+    const contact = this.store.state.tables.Contact.get(Number(email.fields['contact_id']));
     if (!contact) return;
     if (email.fields['is_primary'] === true || contact.fields['email_primary'] == null) {
       contact.fields['email_primary'] = email.id;
@@ -549,14 +562,14 @@ export abstract class ModelWrites extends ModelQuery {
   }
 
   /** What create/update answer: the record's columns plus every key that was written. */
-  protected writeResult(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): CrmRow {
+  private writeResult(def: EntityDef, record: StoredRecord, values: Record<string, unknown>): CrmRow {
     const row: CrmRow = {};
     for (const field of def.fields) {
       if (!field.compute) row[field.name] = record.fields[field.name] ?? null;
     }
     for (const key of Object.keys(values)) {
       if (key in row) continue;
-      const resolved = this.resolve(def, key);
+      const resolved = this.queries.resolve(def, key);
       row[key] = resolved ? resolved.get(record) : values[key];
     }
     return row;

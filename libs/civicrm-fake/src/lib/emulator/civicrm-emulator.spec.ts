@@ -1,11 +1,16 @@
-import { ACTIVITY_TYPE_NAME } from '../crm-names';
 import {
   CiviCrmEmulator,
   DEFAULT_EMULATOR_API_KEY,
   DEFAULT_EMULATOR_LOGIN,
   parseEmulatorArgs,
-} from '@checkin/civicrm-fake/emulator';
-import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID, createDemoModel } from '../in-memory/demo-data';
+} from '../../emulator';
+import {
+  ORG_ID,
+  PERSON_ID,
+  SAMPLE_ACTIVITY_TYPE,
+  SAMPLE_CHECKSUM,
+  createSampleModel,
+} from '../spec-support/sample-site';
 
 const API_KEY = 'spec-api-key';
 const HEADERS = { 'X-Civi-Auth': `Bearer ${API_KEY}`, 'X-Requested-With': 'XMLHttpRequest' };
@@ -34,7 +39,7 @@ describe('CiviCrmEmulator', () => {
   let emulator: CiviCrmEmulator;
 
   beforeAll(async () => {
-    emulator = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createDemoModel });
+    emulator = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createSampleModel });
   });
   afterAll(() => emulator.stop());
   beforeEach(() => emulator.reset());
@@ -66,15 +71,15 @@ describe('CiviCrmEmulator', () => {
     });
   }
 
-  const demoPerson = { select: ['first_name'], where: [['id', '=', DEMO_PERSON_ID]] };
+  const samplePerson = { select: ['first_name'], where: [['id', '=', PERSON_ID]] };
 
   describe('APIv4', () => {
     it('answers a get by GET with the APIv4 envelope', async () => {
-      const response = await api4('Contact', 'get', demoPerson);
+      const response = await api4('Contact', 'get', samplePerson);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(await response.json()).toEqual({
-        values: [{ id: DEMO_PERSON_ID, first_name: 'Marisol' }],
+        values: [{ id: PERSON_ID, first_name: 'Marisol' }],
         entity: 'Contact',
         action: 'get',
         debug: null,
@@ -85,13 +90,13 @@ describe('CiviCrmEmulator', () => {
     });
 
     it('reads params from a POSTed form as well', async () => {
-      const response = await api4('Contact', 'get', demoPerson, { method: 'POST' });
-      expect((await envelope(response)).values).toEqual([{ id: DEMO_PERSON_ID, first_name: 'Marisol' }]);
+      const response = await api4('Contact', 'get', samplePerson, { method: 'POST' });
+      expect((await envelope(response)).values).toEqual([{ id: PERSON_ID, first_name: 'Marisol' }]);
     });
 
     it('reads params from a multipart form', async () => {
       const body = new FormData();
-      body.set('params', JSON.stringify(demoPerson));
+      body.set('params', JSON.stringify(samplePerson));
       const response = await fetch(`${emulator.baseUrl}/civicrm/ajax/api4/Contact/get`, {
         method: 'POST',
         headers: HEADERS,
@@ -104,7 +109,7 @@ describe('CiviCrmEmulator', () => {
       const response = await fetch(`${emulator.baseUrl}/civicrm/ajax/api4/Contact/get`, {
         method: 'POST',
         headers: { ...HEADERS, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ params: demoPerson }),
+        body: JSON.stringify({ params: samplePerson }),
       });
       const body = await envelope(response);
       expect(body.count).toBeGreaterThan(1);
@@ -114,9 +119,9 @@ describe('CiviCrmEmulator', () => {
     it('creates records by POST', async () => {
       const response = await api4('Activity', 'create', {
         values: {
-          'activity_type_id:name': ACTIVITY_TYPE_NAME,
-          source_contact_id: DEMO_PERSON_ID,
-          target_contact_id: [DEMO_ORG_ID],
+          'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
+          source_contact_id: PERSON_ID,
+          target_contact_id: [ORG_ID],
           'Check_in_data__organizing_.Member_owner_count': 1300,
         },
       });
@@ -133,7 +138,7 @@ describe('CiviCrmEmulator', () => {
       const response = await api4(
         'Contact',
         'validateChecksum',
-        { contactId: DEMO_PERSON_ID, checksum: DEMO_CHECKSUM },
+        { contactId: PERSON_ID, checksum: SAMPLE_CHECKSUM },
         { method: 'GET' },
       );
       expect(response.status).toBe(405);
@@ -164,8 +169,8 @@ describe('CiviCrmEmulator', () => {
 
     it('validates checksums by POST', async () => {
       const response = await api4('Contact', 'validateChecksum', {
-        contactId: DEMO_PERSON_ID,
-        checksum: DEMO_CHECKSUM,
+        contactId: PERSON_ID,
+        checksum: SAMPLE_CHECKSUM,
       });
       expect((await envelope(response)).values).toEqual([{ valid: true }]);
     });
@@ -181,14 +186,14 @@ describe('CiviCrmEmulator', () => {
 
     it('answers an object of per-call results under the same keys', async () => {
       const response = await batch({
-        person: ['Contact', 'get', demoPerson, 0],
-        check: ['Contact', 'validateChecksum', { contactId: DEMO_PERSON_ID, checksum: 'wrong' }],
+        person: ['Contact', 'get', samplePerson, 0],
+        check: ['Contact', 'validateChecksum', { contactId: PERSON_ID, checksum: 'wrong' }],
         broken: ['Contact', 'get', { where: [['nope', '=', 1]] }],
       });
       expect(response.status).toBe(200);
       const body = (await response.json()) as Record<string, Envelope>;
       expect(body['person']).toMatchObject({
-        values: { id: DEMO_PERSON_ID, first_name: 'Marisol' },
+        values: { id: PERSON_ID, first_name: 'Marisol' },
         count: 1,
       });
       expect(body['check']?.values).toEqual([{ valid: false }]);
@@ -197,7 +202,7 @@ describe('CiviCrmEmulator', () => {
     });
 
     it('refuses a batch sent by GET, even one of reads, as CiviCRM does (405)', async () => {
-      const calls = JSON.stringify({ person: ['Contact', 'get', demoPerson] });
+      const calls = JSON.stringify({ person: ['Contact', 'get', samplePerson] });
       const response = await fetch(
         `${emulator.baseUrl}/civicrm/ajax/api4?${new URLSearchParams({ calls })}`,
         {
@@ -219,21 +224,21 @@ describe('CiviCrmEmulator', () => {
       ['without the word Bearer', { ...HEADERS, 'X-Civi-Auth': API_KEY }],
       ['with a wrong key in Authorization', { ...ANONYMOUS, Authorization: 'Bearer wrong' }],
     ])('refuses a call %s with 401 text', async (_label, headers) => {
-      const response = await api4('Contact', 'get', demoPerson, { headers });
+      const response = await api4('Contact', 'get', samplePerson, { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await response.text()).toBe('HTTP 401 Invalid credential');
     });
 
     it('reads a bearer key from Authorization when X-Civi-Auth is absent', async () => {
-      const response = await api4('Contact', 'get', demoPerson, {
+      const response = await api4('Contact', 'get', samplePerson, {
         headers: { ...ANONYMOUS, Authorization: `Bearer ${API_KEY}` },
       });
       expect(await response.json()).toMatchObject({ count: 1 });
     });
 
     it('answers an anonymous call: contacts filtered to nothing (200), other entities 403', async () => {
-      const contacts = await api4('Contact', 'get', demoPerson, { headers: ANONYMOUS });
+      const contacts = await api4('Contact', 'get', samplePerson, { headers: ANONYMOUS });
       expect(contacts.status).toBe(200);
       expect(await contacts.json()).toMatchObject({ values: [], count: 0 });
       const activities = await api4('Activity', 'get', { limit: 1 }, { headers: ANONYMOUS });
@@ -254,28 +259,28 @@ describe('CiviCrmEmulator', () => {
       const response = await api4(
         'Contact',
         'validateChecksum',
-        { contactId: DEMO_PERSON_ID, checksum: DEMO_CHECKSUM },
+        { contactId: PERSON_ID, checksum: SAMPLE_CHECKSUM },
         { headers: ANONYMOUS },
       );
       expect(await response.json()).toMatchObject({ values: [{ valid: true }] });
     });
 
     it('needs X-Requested-With without a key (anonymous), not with one', async () => {
-      const anonymous = await api4('Contact', 'get', demoPerson, { headers: {} });
+      const anonymous = await api4('Contact', 'get', samplePerson, { headers: {} });
       expect(anonymous.status).toBe(400);
       expect(await anonymous.json()).toEqual({
         error_code: 400,
         error_message:
           'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api4().',
       });
-      const keyed = await api4('Contact', 'get', demoPerson, {
+      const keyed = await api4('Contact', 'get', samplePerson, {
         headers: { 'X-Civi-Auth': `Bearer ${API_KEY}` },
       });
       expect(keyed.status).toBe(200);
     });
 
     it('records refused calls too', async () => {
-      await api4('Contact', 'get', demoPerson, { headers: { 'X-Civi-Auth': 'Bearer wrong' } });
+      await api4('Contact', 'get', samplePerson, { headers: { 'X-Civi-Auth': 'Bearer wrong' } });
       expect(emulator.calls).toEqual([
         expect.objectContaining({ entity: 'Contact', action: 'get', status: 401 }),
       ]);
@@ -288,7 +293,7 @@ describe('CiviCrmEmulator', () => {
 
       beforeAll(async () => {
         guarded = await CiviCrmEmulator.start({
-          createModel: createDemoModel,
+          createModel: createSampleModel,
           apiKey: API_KEY,
           siteKey: 'site-key',
           basicAuth: { user: 'web', password: 'secret' },
@@ -319,12 +324,12 @@ describe('CiviCrmEmulator', () => {
   });
 
   describe('APIv3 and files', () => {
-    /** The demo organization's certificate: a file held by a custom field. */
+    /** The sample organization's certificate: a file held by a custom field. */
     const fileId = () =>
       Number(
         emulator.model.api4('Contact', 'get', {
           select: ['Food_Co_op_Organizing.Certificate_of_Incorporation'],
-          where: [['id', '=', DEMO_ORG_ID]],
+          where: [['id', '=', ORG_ID]],
         })[0]?.['Food_Co_op_Organizing.Certificate_of_Incorporation'],
       );
     const login = async (password: string = DEFAULT_EMULATOR_LOGIN.password) => {
@@ -400,16 +405,16 @@ describe('CiviCrmEmulator', () => {
 
     it('lets a logged-in session call the API with X-Requested-With, as the back office does', async () => {
       const { cookie } = await login();
-      const withSession = await api4('Contact', 'get', demoPerson, {
+      const withSession = await api4('Contact', 'get', samplePerson, {
         headers: { ...ANONYMOUS, Cookie: cookie },
       });
       expect(await withSession.json()).toMatchObject({ count: 1 });
-      const forged = await api4('Contact', 'get', demoPerson, {
+      const forged = await api4('Contact', 'get', samplePerson, {
         headers: { ...ANONYMOUS, Cookie: 'SESSCIVISO=forged' },
       });
       expect(await forged.json()).toMatchObject({ count: 0 });
       emulator.reset();
-      const afterReset = await api4('Contact', 'get', demoPerson, {
+      const afterReset = await api4('Contact', 'get', samplePerson, {
         headers: { ...ANONYMOUS, Cookie: cookie },
       });
       expect(await afterReset.json()).toMatchObject({ count: 0 });
@@ -443,7 +448,7 @@ describe('CiviCrmEmulator', () => {
 
     it('serves the extension route only to users with "access uploaded files"', async () => {
       const limited = await CiviCrmEmulator.start({
-        createModel: createDemoModel,
+        createModel: createSampleModel,
         apiKey: API_KEY,
         apiUsers: { 'staff-key': { permissions: ['authenticate with api key', 'access CiviCRM'] } },
       });
@@ -518,7 +523,7 @@ describe('CiviCrmEmulator', () => {
 
     it('answers CheckinMiddleware.info, and refuses getChecksum to a non-admin API user with 403', async () => {
       const limited = await CiviCrmEmulator.start({
-        createModel: createDemoModel,
+        createModel: createSampleModel,
         apiKey: API_KEY,
         timeZone: 'America/Chicago',
         apiUsers: {
@@ -550,15 +555,13 @@ describe('CiviCrmEmulator', () => {
             },
           ],
         });
-        const refused = await call('form-key', 'Contact', 'getChecksum', { contactId: DEMO_PERSON_ID });
+        const refused = await call('form-key', 'Contact', 'getChecksum', { contactId: PERSON_ID });
         expect(refused.status).toBe(403);
         expect(await refused.json()).toMatchObject({ error_message: 'Authorization failed', status: 403 });
-        expect((await call(API_KEY, 'Contact', 'getChecksum', { contactId: DEMO_PERSON_ID })).status).toBe(
-          200,
-        );
+        expect((await call(API_KEY, 'Contact', 'getChecksum', { contactId: PERSON_ID })).status).toBe(200);
         const validated = await call('form-key', 'Contact', 'validateChecksum', {
-          contactId: DEMO_PERSON_ID,
-          checksum: DEMO_CHECKSUM,
+          contactId: PERSON_ID,
+          checksum: SAMPLE_CHECKSUM,
         });
         expect(await validated.json()).toMatchObject({ values: [{ valid: true }] });
         // authx's guard: without the site key, an API key needs "authenticate with api key".
@@ -576,7 +579,7 @@ describe('CiviCrmEmulator', () => {
       let old: CiviCrmEmulator;
       beforeAll(async () => {
         old = await CiviCrmEmulator.start({
-          createModel: createDemoModel,
+          createModel: createSampleModel,
           apiKey: API_KEY,
           civicrmVersion: '5.81',
           extensionInstalled: false,
@@ -652,7 +655,7 @@ describe('CiviCrmEmulator', () => {
   describe('recording', () => {
     it('records version, method, path, entity, action, parsed params, lowercased headers, status and time', async () => {
       const before = Date.now();
-      await api4('Contact', 'get', demoPerson);
+      await api4('Contact', 'get', samplePerson);
       expect(emulator.calls).toEqual([
         {
           version: 4,
@@ -660,7 +663,7 @@ describe('CiviCrmEmulator', () => {
           path: '/civicrm/ajax/api4/Contact/get',
           entity: 'Contact',
           action: 'get',
-          params: demoPerson,
+          params: samplePerson,
           headers: expect.objectContaining({
             'x-civi-auth': `Bearer ${API_KEY}`,
             'x-requested-with': 'XMLHttpRequest',
@@ -673,12 +676,12 @@ describe('CiviCrmEmulator', () => {
     });
 
     it('lists writes, File.create included, but not checksum calls', async () => {
-      await api4('Contact', 'validateChecksum', { contactId: DEMO_PERSON_ID, checksum: DEMO_CHECKSUM });
-      await api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID, ttl: 1 }, { method: 'POST' });
+      await api4('Contact', 'validateChecksum', { contactId: PERSON_ID, checksum: SAMPLE_CHECKSUM });
+      await api4('Contact', 'getChecksum', { contactId: PERSON_ID, ttl: 1 }, { method: 'POST' });
       await api4('File', 'create', {
         values: { file_name: 'a.pdf', mime_type: 'application/pdf', content: 'JVBERi0=' },
       });
-      await api4('Contact', 'update', { values: { first_name: 'M' }, where: [['id', '=', DEMO_PERSON_ID]] });
+      await api4('Contact', 'update', { values: { first_name: 'M' }, where: [['id', '=', PERSON_ID]] });
       expect(emulator.writes().map((call) => `${call.entity}.${call.action}`)).toEqual([
         'File.create',
         'Contact.update',
@@ -692,7 +695,7 @@ describe('CiviCrmEmulator', () => {
     it('keeps only the newest calls when given a record limit', async () => {
       const limited = await CiviCrmEmulator.start({
         apiKey: API_KEY,
-        createModel: createDemoModel,
+        createModel: createSampleModel,
         recordLimit: 2,
       });
       try {
@@ -715,13 +718,13 @@ describe('CiviCrmEmulator', () => {
   describe('faults and latency', () => {
     it("'down' destroys the connection without an answer", async () => {
       emulator.injectFault({ kind: 'down' });
-      await expect(api4('Contact', 'get', demoPerson)).rejects.toThrow();
+      await expect(api4('Contact', 'get', samplePerson)).rejects.toThrow();
       expect(emulator.calls[0]?.status).toBe(0);
     });
 
     it("'slow' answers only after the delay, so a client timeout fires first", async () => {
       emulator.injectFault({ kind: 'slow', delayMs: 5_000 });
-      const call = api4('Contact', 'get', demoPerson, { signal: AbortSignal.timeout(100) });
+      const call = api4('Contact', 'get', samplePerson, { signal: AbortSignal.timeout(100) });
       await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
     });
 
@@ -729,19 +732,19 @@ describe('CiviCrmEmulator', () => {
       emulator.injectFault({ kind: 'http500', times: 1 });
       emulator.injectFault({ kind: 'http401', times: 1 });
       emulator.injectFault({ kind: 'malformed', times: 1 });
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(500);
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(401);
-      const malformed = await api4('Contact', 'get', demoPerson);
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(500);
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(401);
+      const malformed = await api4('Contact', 'get', samplePerson);
       expect(malformed.status).toBe(200);
       await expect(malformed.clone().json()).rejects.toThrow();
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(200);
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(200);
     });
 
     it('restricts a fault to one entity and action', async () => {
       const activities = emulator.model.count('Activity');
       emulator.injectFault({ kind: 'http500', entity: 'Activity', action: 'create' });
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(200);
-      const create = await api4('Activity', 'create', { values: { source_contact_id: DEMO_PERSON_ID } });
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(200);
+      const create = await api4('Activity', 'create', { values: { source_contact_id: PERSON_ID } });
       expect(create.status).toBe(500);
       // A crashed CRM answers PHP's error page, not CiviCRM's envelope.
       expect(create.headers.get('content-type')).toContain('text/html');
@@ -750,7 +753,7 @@ describe('CiviCrmEmulator', () => {
 
     it("'v3error' fails v3 calls only", async () => {
       emulator.injectFault({ kind: 'v3error' });
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(200);
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(200);
       const response = await api3({ entity: 'Attachment', action: 'get', json: JSON.stringify({ id: 1 }) });
       expect(await response.json()).toEqual({ is_error: 1, error_message: 'Injected fault' });
     });
@@ -758,13 +761,13 @@ describe('CiviCrmEmulator', () => {
     it('clears faults', async () => {
       emulator.injectFault({ kind: 'http500' });
       emulator.clearFaults();
-      expect((await api4('Contact', 'get', demoPerson)).status).toBe(200);
+      expect((await api4('Contact', 'get', samplePerson)).status).toBe(200);
     });
 
     it('delays every answer by the configured latency', async () => {
       emulator.setLatency(60);
       const started = performance.now();
-      await api4('Contact', 'get', demoPerson, { headers: {} });
+      await api4('Contact', 'get', samplePerson, { headers: {} });
       expect(performance.now() - started).toBeGreaterThanOrEqual(50);
     });
   });
@@ -773,18 +776,18 @@ describe('CiviCrmEmulator', () => {
     it('reseeds the model and clears calls, faults and latency', async () => {
       await api4('Contact', 'update', {
         values: { first_name: 'Changed' },
-        where: [['id', '=', DEMO_PERSON_ID]],
+        where: [['id', '=', PERSON_ID]],
       });
       emulator.injectFault({ kind: 'http500' });
       emulator.reset();
       expect(emulator.calls).toEqual([]);
-      const response = await api4('Contact', 'get', demoPerson);
+      const response = await api4('Contact', 'get', samplePerson);
       expect((await envelope(response)).values[0]?.['first_name']).toBe('Marisol');
     });
   });
 
   it('stops even while a slow answer is pending', async () => {
-    const other = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createDemoModel });
+    const other = await CiviCrmEmulator.start({ apiKey: API_KEY, createModel: createSampleModel });
     other.injectFault({ kind: 'slow', delayMs: 60_000 });
     const pending = fetch(`${other.baseUrl}/civicrm/ajax/api4/Contact/get`, { headers: HEADERS });
     pending.catch(() => undefined);

@@ -1,25 +1,27 @@
-import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME, FORM_CONTACT_RELATIONSHIP } from '../crm-names';
+import { CiviCrmModel } from './civicrm-model';
 import {
   ANONYMOUS_USER,
   Api4Error,
   CHECKIN_EXTENSION_VERSION,
-  CiviCrmModel,
   CrmFatalError,
   DEFAULT_CHECKSUM_TTL_HOURS,
-} from '@checkin/civicrm-fake';
+} from './types';
 import {
-  DEMO_CHECK_IN_COUNT,
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_PERSON,
-  DEMO_PERSON_ID,
   OTHER_ORG_ID,
   OTHER_PERSON_ID,
-  createDemoModel,
-} from './demo-data';
+  ORG_ID,
+  PERSON,
+  PERSON_ID,
+  SAMPLE_ACTIVITY_TYPE,
+  SAMPLE_CHECK_INS,
+  SAMPLE_CHECKSUM,
+  SAMPLE_RELATIONSHIP,
+  STAGE_FIELD,
+  createSampleModel,
+} from '../spec-support/sample-site';
 
-const CHECK_IN = ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME] as const;
-const OF_DEMO_ORG = ['target_contact_id', 'CONTAINS', DEMO_ORG_ID] as const;
+const CHECK_IN = ['activity_type_id:name', '=', SAMPLE_ACTIVITY_TYPE] as const;
+const OF_ORG = ['target_contact_id', 'CONTAINS', ORG_ID] as const;
 
 function expectApi4Error(run: () => unknown, status = 500, message?: RegExp): void {
   let caught: unknown;
@@ -39,14 +41,18 @@ describe('CiviCrmModel', () => {
 
   beforeEach(() => {
     clock = new Date('2026-11-21T12:00:00Z');
-    model = createDemoModel({ now: () => clock, secret: 'test-secret', baseUrl: 'https://crm.example.org/' });
+    model = createSampleModel({
+      now: () => clock,
+      secret: 'test-secret',
+      baseUrl: 'https://crm.example.org/',
+    });
   });
 
   describe('get: select', () => {
     it('returns core fields and the id when nothing is selected, custom fields only when named', () => {
-      const [org] = model.api4('Contact', 'get', { where: [['id', '=', DEMO_ORG_ID]] });
+      const [org] = model.api4('Contact', 'get', { where: [['id', '=', ORG_ID]] });
       expect(org).toMatchObject({
-        id: DEMO_ORG_ID,
+        id: ORG_ID,
         contact_type: 'Organization',
         display_name: 'Riverbend Food Co-op',
       });
@@ -56,26 +62,26 @@ describe('CiviCrmModel', () => {
     it('keys rows by the exact select string and always adds id', () => {
       const [row] = model.api4('Contact', 'get', {
         select: ['first_name', 'email_primary.email', 'no_such_field', 'Nope.Missing'],
-        where: [['id', '=', DEMO_PERSON_ID]],
+        where: [['id', '=', PERSON_ID]],
       });
       expect(row).toEqual({
-        id: DEMO_PERSON_ID,
-        first_name: DEMO_PERSON.first_name,
-        'email_primary.email': DEMO_PERSON.email,
+        id: PERSON_ID,
+        first_name: PERSON.first_name,
+        'email_primary.email': PERSON.email,
       });
     });
 
     it('expands Group.* and custom.* to custom fields', () => {
       const [byGroup] = model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.*'],
-        where: [['id', '=', DEMO_ORG_ID]],
+        where: [['id', '=', ORG_ID]],
       });
       expect(byGroup).toMatchObject({
         'Food_Co_op_Organizing.Equity_share': 200,
         'Food_Co_op_Organizing.Date_Incorporated': '2022-06-01',
       });
       const [all] = model.api4('Activity', 'get', { select: ['custom.*'], where: [['id', '=', 1002]] });
-      expect(all?.[ACTIVITY_STAGE_FIELD]).toBeNull();
+      expect(all?.[STAGE_FIELD]).toBeNull();
       expect(all?.['Check_in_data__organizing_.Steering_committee_size']).toBe(5);
     });
 
@@ -84,13 +90,13 @@ describe('CiviCrmModel', () => {
         select: [
           'activity_type_id:name',
           'status_id:label',
-          `${ACTIVITY_STAGE_FIELD}:label`,
+          `${STAGE_FIELD}:label`,
           'Check_in_data__organizing_.Lender_types:label',
         ],
-        where: [['id', '=', 1014]],
+        where: [['id', '=', 1004]],
       });
       expect(row).toMatchObject({
-        'activity_type_id:name': ACTIVITY_TYPE_NAME,
+        'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
         'status_id:label': 'Completed',
       });
       expect(row?.['Check_in_data__organizing_.Lender_types:label']).toEqual([
@@ -99,10 +105,10 @@ describe('CiviCrmModel', () => {
         'Bank or credit union',
       ]);
       const [staff] = model.api4('Activity', 'get', {
-        select: [`${ACTIVITY_STAGE_FIELD}:label`],
+        select: [`${STAGE_FIELD}:label`],
         where: [['id', '=', 1001]],
       });
-      expect(staff?.[`${ACTIVITY_STAGE_FIELD}:label`]).toBe('Organizing');
+      expect(staff?.[`${STAGE_FIELD}:label`]).toBe('Organizing');
     });
 
     it('joins foreign keys with dots: relationship type, contacts on either side', () => {
@@ -113,13 +119,13 @@ describe('CiviCrmModel', () => {
           'contact_id_b.display_name',
         ],
         where: [
-          ['contact_id_a', '=', DEMO_PERSON_ID],
-          ['relationship_type_id.name_a_b', '=', FORM_CONTACT_RELATIONSHIP],
+          ['contact_id_a', '=', PERSON_ID],
+          ['relationship_type_id.name_a_b', '=', SAMPLE_RELATIONSHIP],
         ],
       });
       expect(rows).toEqual([
         expect.objectContaining({
-          'relationship_type_id.name_a_b': FORM_CONTACT_RELATIONSHIP,
+          'relationship_type_id.name_a_b': SAMPLE_RELATIONSHIP,
           'relationship_type_id.contact_type_a': 'Individual',
           'contact_id_b.display_name': 'Riverbend Food Co-op',
         }),
@@ -130,7 +136,7 @@ describe('CiviCrmModel', () => {
       const field = 'Food_Co_op_Organizing.Certificate_of_Incorporation';
       const [org] = model.api4('Contact', 'get', {
         select: [field, `${field}.file_name`, `${field}.url`],
-        where: [['id', '=', DEMO_ORG_ID]],
+        where: [['id', '=', ORG_ID]],
       });
       const fileId = Number(org?.[field]);
       expect(typeof org?.[field]).toBe('number');
@@ -186,18 +192,18 @@ describe('CiviCrmModel', () => {
       model.api4(entity, 'get', { select: ['id'], where }).map((row) => row['id']);
 
     it('finds an organization’s check-ins with CONTAINS on target_contact_id, hiding deleted ones', () => {
-      expect(ids([OF_DEMO_ORG, CHECK_IN])).toHaveLength(DEMO_CHECK_IN_COUNT);
-      expect(ids([OF_DEMO_ORG])).toHaveLength(DEMO_CHECK_IN_COUNT + 1);
-      expect(ids([OF_DEMO_ORG, CHECK_IN, ['is_deleted', '=', true]])).toHaveLength(1);
+      expect(ids([OF_ORG, CHECK_IN])).toHaveLength(SAMPLE_CHECK_INS.length);
+      expect(ids([OF_ORG])).toHaveLength(SAMPLE_CHECK_INS.length + 1);
+      expect(ids([OF_ORG, CHECK_IN, ['is_deleted', '=', true]])).toHaveLength(1);
     });
 
     it('supports comparison, IN, NOT IN, BETWEEN and LIKE', () => {
       expect(
         ids([
-          ['id', '>', 1025],
-          ['id', '<=', 1027],
+          ['id', '>', 1005],
+          ['id', '<=', 1007],
         ]),
-      ).toEqual([1026, 1027]);
+      ).toEqual([1006, 1007]);
       expect(ids([['id', 'IN', [1003, 1001, 99]]])).toEqual([1001, 1003]);
       expect(
         ids([
@@ -205,10 +211,10 @@ describe('CiviCrmModel', () => {
           ['id', '<', 1003],
         ]),
       ).toEqual([1001, 1002]);
-      expect(
-        ids([OF_DEMO_ORG, ['activity_date_time', 'BETWEEN', ['2025-01-01', '2025-03-10 09:00:00']]]),
-      ).toEqual([1015, 1016, 1017]);
-      expect(ids([['display_name', 'LIKE', 'riverbend%']], 'Contact')).toEqual([DEMO_ORG_ID]);
+      expect(ids([OF_ORG, ['activity_date_time', 'BETWEEN', ['2025-01-01', '2025-03-10 09:00:00']]])).toEqual(
+        [1003, 1004, 1005],
+      );
+      expect(ids([['display_name', 'LIKE', 'riverbend%']], 'Contact')).toEqual([ORG_ID]);
       expect(
         ids(
           [
@@ -221,15 +227,13 @@ describe('CiviCrmModel', () => {
     });
 
     it('treats null, empty string and empty arrays as IS EMPTY', () => {
-      const stageBearing = ids([OF_DEMO_ORG, CHECK_IN, [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY']]);
-      expect(stageBearing).toEqual([1001, 1005, 1009, 1012, 1016, 1022, 1023]);
-      expect(ids([OF_DEMO_ORG, CHECK_IN, [ACTIVITY_STAGE_FIELD, 'IS EMPTY']])).toHaveLength(
-        DEMO_CHECK_IN_COUNT - 7,
-      );
+      const stageBearing = ids([OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS NOT EMPTY']]);
+      expect(stageBearing).toEqual([1001, 1003, 1006, 1007]);
+      expect(ids([OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS EMPTY']])).toHaveLength(SAMPLE_CHECK_INS.length - 4);
       expect(ids([['target_contact_id', 'IS EMPTY']])).toEqual([]);
       expect(
         ids([
-          [ACTIVITY_STAGE_FIELD, 'IS NULL'],
+          [STAGE_FIELD, 'IS NULL'],
           ['id', '=', 1002],
         ]),
       ).toEqual([1002]);
@@ -237,9 +241,9 @@ describe('CiviCrmModel', () => {
 
     it('matches multiselect arrays with CONTAINS and NOT CONTAINS', () => {
       const field = 'Check_in_data__organizing_.Lender_types';
-      expect(ids([[field, 'CONTAINS', 'bank']])).toEqual([1014, 1015]);
-      expect(ids([[field, 'CONTAINS', ['cdfi', 'coop_lender']]])).toEqual([1015]);
-      expect(ids([[field, 'NOT CONTAINS', 'bank']])).toEqual([1013]);
+      expect(ids([[field, 'CONTAINS', 'bank']])).toEqual([1004, 1005]);
+      expect(ids([[field, 'CONTAINS', ['cdfi', 'member_loans']]])).toEqual([1004]);
+      expect(ids([[field, 'NOT CONTAINS', 'bank']])).toEqual([1003]);
     });
 
     it('nests OR, AND and NOT groups', () => {
@@ -252,20 +256,20 @@ describe('CiviCrmModel', () => {
               [
                 'AND',
                 [
-                  ['id', '>', 1026],
-                  ['id', '<', 1028],
+                  ['id', '>', 1006],
+                  ['id', '<', 1008],
                 ],
               ],
             ],
           ],
         ]),
-      ).toEqual([1001, 1027]);
+      ).toEqual([1001, 1007]);
       expect(ids([['NOT', [['id', '>', 1002]]]])).toEqual([1001, 1002]);
     });
 
     it('compares pseudoconstant names exactly and plain text case-insensitively', () => {
       expect(ids([['activity_type_id:name', '=', 'check-in (organizing)']])).toEqual([]);
-      expect(ids([['organization_name', '=', 'RIVERBEND FOOD CO-OP']], 'Contact')).toEqual([DEMO_ORG_ID]);
+      expect(ids([['organization_name', '=', 'RIVERBEND FOOD CO-OP']], 'Contact')).toEqual([ORG_ID]);
     });
 
     it.each([
@@ -283,43 +287,43 @@ describe('CiviCrmModel', () => {
   describe('get: orderBy, limit, offset', () => {
     it('orders by date then id descending, which breaks same-moment ties by id', () => {
       const [latest] = model.api4('Activity', 'get', {
-        select: [ACTIVITY_STAGE_FIELD],
-        where: [OF_DEMO_ORG, CHECK_IN, [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY']],
+        select: [STAGE_FIELD],
+        where: [OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS NOT EMPTY']],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
         limit: 1,
       });
-      expect(latest).toEqual({ id: 1023, [ACTIVITY_STAGE_FIELD]: 'business_planning' });
+      expect(latest).toEqual({ id: 1007, [STAGE_FIELD]: 'capitalization' });
     });
 
     it('returns same-moment rows in id order when only the date is ordered', () => {
       const rows = model.api4('Activity', 'get', {
-        where: [OF_DEMO_ORG, CHECK_IN, [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY']],
+        where: [OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS NOT EMPTY']],
         orderBy: { activity_date_time: 'DESC' },
         limit: 1,
       });
-      expect(rows[0]?.['id']).toBe(1022);
+      expect(rows[0]?.['id']).toBe(1006);
     });
 
     it('pages with limit and offset; limit 0 means no limit', () => {
       const page = (limit: number, offset?: number) =>
         model.api4('Activity', 'get', {
           select: ['id'],
-          where: [OF_DEMO_ORG, CHECK_IN],
+          where: [OF_ORG, CHECK_IN],
           orderBy: { id: 'ASC' },
           limit,
           ...(offset ? { offset } : {}),
         });
       expect(page(2, 3).map((row) => row['id'])).toEqual([1004, 1005]);
-      expect(page(0)).toHaveLength(DEMO_CHECK_IN_COUNT);
+      expect(page(0)).toHaveLength(SAMPLE_CHECK_INS.length);
     });
 
     it('sorts NULL first ascending and accepts several keys', () => {
       const rows = model.api4('Activity', 'get', {
         select: ['id'],
-        where: [OF_DEMO_ORG, CHECK_IN],
-        orderBy: { [ACTIVITY_STAGE_FIELD]: 'ASC', id: 'DESC' },
+        where: [OF_ORG, CHECK_IN],
+        orderBy: { [STAGE_FIELD]: 'ASC', id: 'DESC' },
       });
-      expect(rows[0]?.['id']).toBe(1027);
+      expect(rows[0]?.['id']).toBe(1008);
       expect(rows.at(-1)?.['id']).toBe(1001);
     });
 
@@ -357,7 +361,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('never shares references with callers', () => {
-      const where = [['id', '=', DEMO_ORG_ID]];
+      const where = [['id', '=', ORG_ID]];
       const [org] = model.api4('Contact', 'get', { where });
       (org as Record<string, unknown>)['display_name'] = 'Changed';
       expect(model.api4('Contact', 'get', { where })[0]?.['display_name']).toBe('Riverbend Food Co-op');
@@ -367,13 +371,13 @@ describe('CiviCrmModel', () => {
       const rows = model.api4('RelationshipCache', 'get', {
         select: ['far_contact_id', 'near_relation'],
         where: [
-          ['near_contact_id', '=', DEMO_ORG_ID],
+          ['near_contact_id', '=', ORG_ID],
           ['is_active', '=', true],
         ],
       });
       expect(rows).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ far_contact_id: DEMO_PERSON_ID, near_relation: 'Has Primary Contact' }),
+          expect.objectContaining({ far_contact_id: PERSON_ID, near_relation: 'Has Primary Contact' }),
         ]),
       );
     });
@@ -383,9 +387,9 @@ describe('CiviCrmModel', () => {
     const checkIn = (values: Record<string, unknown>) =>
       model.api4('Activity', 'create', {
         values: {
-          'activity_type_id:name': ACTIVITY_TYPE_NAME,
-          source_contact_id: DEMO_PERSON_ID,
-          target_contact_id: [DEMO_ORG_ID],
+          'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
+          source_contact_id: PERSON_ID,
+          target_contact_id: [ORG_ID],
           ...values,
         },
       })[0];
@@ -425,7 +429,7 @@ describe('CiviCrmModel', () => {
       expect(stored).toMatchObject({
         activity_date_time: '2026-11-21 10:15:00',
         'status_id:name': 'Completed',
-        target_contact_id: [DEMO_ORG_ID],
+        target_contact_id: [ORG_ID],
         'Check_in_data__organizing_.Percent_capitalized': 12.5,
         'Check_in_data__organizing_.Business_plan_done': true,
         'Check_in_data__organizing_.Market_study_date': '2026-11-01',
@@ -482,10 +486,10 @@ describe('CiviCrmModel', () => {
           'Food_Co_op_Organizing.Equity_share': '175.50',
           'Food_Co_op_Organizing.Name_on_Incorporation_Certificate': '',
         },
-        where: [['id', '=', DEMO_ORG_ID]],
+        where: [['id', '=', ORG_ID]],
       });
       expect(updated).toEqual([
-        expect.objectContaining({ id: DEMO_ORG_ID, 'Food_Co_op_Organizing.Equity_share': 175.5 }),
+        expect.objectContaining({ id: ORG_ID, 'Food_Co_op_Organizing.Equity_share': 175.5 }),
       ]);
       const [other] = model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Equity_share'],
@@ -494,7 +498,7 @@ describe('CiviCrmModel', () => {
       expect(other?.['Food_Co_op_Organizing.Equity_share']).toBe(150);
       const [org] = model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Name_on_Incorporation_Certificate'],
-        where: [['id', '=', DEMO_ORG_ID]],
+        where: [['id', '=', ORG_ID]],
       });
       expect(org?.['Food_Co_op_Organizing.Name_on_Incorporation_Certificate']).toBeNull();
     });
@@ -506,12 +510,12 @@ describe('CiviCrmModel', () => {
             'Food_Co_op_Organizing.Equity_share': 1,
             'Food_Co_op_Organizing.Name_on_Incorporation_Certificate': { a: 1 },
           },
-          where: [['id', '=', DEMO_ORG_ID]],
+          where: [['id', '=', ORG_ID]],
         }),
       );
       const [org] = model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Equity_share'],
-        where: [['id', '=', DEMO_ORG_ID]],
+        where: [['id', '=', ORG_ID]],
       });
       expect(org?.['Food_Co_op_Organizing.Equity_share']).toBe(200);
     });
@@ -582,7 +586,7 @@ describe('CiviCrmModel', () => {
     it('upserts with save', () => {
       const saved = model.api4('Contact', 'save', {
         records: [
-          { id: DEMO_PERSON_ID, first_name: 'Mari' },
+          { id: PERSON_ID, first_name: 'Mari' },
           { contact_type: 'Organization', organization_name: 'New Co-op' },
         ],
       });
@@ -591,12 +595,12 @@ describe('CiviCrmModel', () => {
   });
 
   describe('checksums', () => {
-    const validate = (checksum: string, contactId: number = DEMO_PERSON_ID) =>
+    const validate = (checksum: string, contactId: number = PERSON_ID) =>
       model.api4('Contact', 'validateChecksum', { contactId, checksum })[0]?.['valid'];
     const generate = (ttl?: number) =>
       String(
         model.api4('Contact', 'getChecksum', {
-          contactId: DEMO_PERSON_ID,
+          contactId: PERSON_ID,
           ...(ttl === undefined ? {} : { ttl }),
         })[0]?.['checksum'],
       );
@@ -627,17 +631,17 @@ describe('CiviCrmModel', () => {
       expect(validate('')).toBe(false);
     });
 
-    it('accepts the fixed demo checksum for the demo person and organization only', () => {
-      expect(validate(DEMO_CHECKSUM)).toBe(true);
-      expect(validate(DEMO_CHECKSUM, DEMO_ORG_ID)).toBe(true);
+    it('accepts the fixed checksum for the sample person and organization only', () => {
+      expect(validate(SAMPLE_CHECKSUM)).toBe(true);
+      expect(validate(SAMPLE_CHECKSUM, ORG_ID)).toBe(true);
       expect(validate('Demo')).toBe(false);
-      expect(validate(DEMO_CHECKSUM, OTHER_ORG_ID)).toBe(false);
+      expect(validate(SAMPLE_CHECKSUM, OTHER_ORG_ID)).toBe(false);
     });
 
     it('does not accept a checksum issued by another model (another secret)', () => {
-      const other = createDemoModel({ secret: 'another-secret', now: () => clock });
+      const other = createSampleModel({ secret: 'another-secret', now: () => clock });
       const foreign = String(
-        other.api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID, ttl: 24 })[0]?.['checksum'],
+        other.api4('Contact', 'getChecksum', { contactId: PERSON_ID, ttl: 24 })[0]?.['checksum'],
       );
       expect(validate(foreign)).toBe(false);
     });
@@ -645,7 +649,7 @@ describe('CiviCrmModel', () => {
     it('requires contactId and checksum', () => {
       expectApi4Error(() => model.api4('Contact', 'validateChecksum', { checksum: 'x' }), 500, /contactId/);
       expectApi4Error(
-        () => model.api4('Contact', 'validateChecksum', { contactId: DEMO_PERSON_ID }),
+        () => model.api4('Contact', 'validateChecksum', { contactId: PERSON_ID }),
         500,
         /checksum/,
       );
@@ -657,7 +661,7 @@ describe('CiviCrmModel', () => {
       Number(
         model.api4('Contact', 'get', {
           select: ['Food_Co_op_Organizing.Certificate_of_Incorporation'],
-          where: [['id', '=', DEMO_ORG_ID]],
+          where: [['id', '=', ORG_ID]],
         })[0]?.['Food_Co_op_Organizing.Certificate_of_Incorporation'],
       );
     const fileIds = () =>
@@ -772,11 +776,11 @@ describe('CiviCrmModel', () => {
     it('resets to the seeded data', () => {
       model.api4('Contact', 'update', {
         values: { first_name: 'Changed' },
-        where: [['id', '=', DEMO_PERSON_ID]],
+        where: [['id', '=', PERSON_ID]],
       });
       model.reset();
-      expect(model.api4('Contact', 'get', { where: [['id', '=', DEMO_PERSON_ID]] })[0]?.['first_name']).toBe(
-        DEMO_PERSON.first_name,
+      expect(model.api4('Contact', 'get', { where: [['id', '=', PERSON_ID]] })[0]?.['first_name']).toBe(
+        PERSON.first_name,
       );
     });
 
@@ -784,7 +788,7 @@ describe('CiviCrmModel', () => {
       const snapshot = model.snapshot();
       model.api4('Activity', 'delete', { where: [['id', '>', 0]] });
       model.restore(snapshot);
-      expect(model.count('Activity')).toBeGreaterThan(DEMO_CHECK_IN_COUNT);
+      expect(model.count('Activity')).toBeGreaterThan(SAMPLE_CHECK_INS.length);
     });
 
     it('starts as a fresh CiviCRM without a seed', () => {
@@ -801,7 +805,7 @@ describe('CiviCrmModel', () => {
 describe('CiviCrmModel imitating a real CiviCRM', () => {
   const clock = new Date('2026-11-21T12:00:00Z');
   const make = (options: Partial<ConstructorParameters<typeof CiviCrmModel>[0]> = {}) =>
-    createDemoModel({
+    createSampleModel({
       now: () => clock,
       secret: 'test-secret',
       baseUrl: 'https://crm.example.org',
@@ -813,9 +817,9 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
       'create',
       {
         values: {
-          'activity_type_id:name': ACTIVITY_TYPE_NAME,
-          source_contact_id: DEMO_PERSON_ID,
-          target_contact_id: [DEMO_ORG_ID],
+          'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
+          source_contact_id: PERSON_ID,
+          target_contact_id: [ORG_ID],
           ...values,
         },
       },
@@ -1033,7 +1037,7 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
         const model = make({ civicrmVersion });
         const field = 'Food_Co_op_Organizing.Certificate_of_Incorporation';
         const old = Number(
-          model.api4('Contact', 'get', { select: [field], where: [['id', '=', DEMO_ORG_ID]] })[0]?.[field],
+          model.api4('Contact', 'get', { select: [field], where: [['id', '=', ORG_ID]] })[0]?.[field],
         );
         const [replacement] = model.api4(
           'File',
@@ -1043,7 +1047,7 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
         );
         model.api4('Contact', 'update', {
           values: { [field]: replacement?.['id'] },
-          where: [['id', '=', DEMO_ORG_ID]],
+          where: [['id', '=', ORG_ID]],
         });
         expect(model.getFile(old) !== undefined).toBe(kept);
         expect(model.getFile(Number(replacement?.['id']))).toBeDefined();
@@ -1138,8 +1142,8 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
         );
         expect(row).toEqual({
           id: activity?.['id'],
-          source_contact_id: DEMO_PERSON_ID,
-          'src.display_name': `${DEMO_PERSON.first_name} ${DEMO_PERSON.last_name}`,
+          source_contact_id: PERSON_ID,
+          'src.display_name': `${PERSON.first_name} ${PERSON.last_name}`,
         });
         expectApi4Error(
           () => model.api4('Activity', 'get', { where: [['source_contact_id.display_name', '=', 'x']] }),
@@ -1246,11 +1250,11 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
       expectApi4Error(() =>
         model.api4('Contact', 'update', {
           values: { first_name: 'Changed', 'Food_Co_op_Organizing.Equity_share': 'abc' },
-          where: [['id', '=', DEMO_PERSON_ID]],
+          where: [['id', '=', PERSON_ID]],
         }),
       );
-      expect(model.api4('Contact', 'get', { where: [['id', '=', DEMO_PERSON_ID]] })[0]?.['first_name']).toBe(
-        DEMO_PERSON.first_name,
+      expect(model.api4('Contact', 'get', { where: [['id', '=', PERSON_ID]] })[0]?.['first_name']).toBe(
+        PERSON.first_name,
       );
     });
   });
@@ -1301,7 +1305,7 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
     it('needs administer CiviCRM for getChecksum, nothing for validateChecksum', () => {
       const model = make();
       expectApi4Error(
-        () => model.api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID }, { user: staff }),
+        () => model.api4('Contact', 'getChecksum', { contactId: PERSON_ID }, { user: staff }),
         403,
         /^Authorization failed$/,
       );
@@ -1309,11 +1313,11 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
         model.api4(
           'Contact',
           'validateChecksum',
-          { contactId: DEMO_PERSON_ID, checksum: DEMO_CHECKSUM },
+          { contactId: PERSON_ID, checksum: SAMPLE_CHECKSUM },
           { user: ANONYMOUS_USER },
         ),
       ).toEqual([{ valid: true }]);
-      expect(model.api4('Contact', 'getChecksum', { contactId: DEMO_PERSON_ID })).toHaveLength(1);
+      expect(model.api4('Contact', 'getChecksum', { contactId: PERSON_ID })).toHaveLength(1);
     });
 
     it('hides custom groups, fields and values from a user without "access all custom data"', () => {

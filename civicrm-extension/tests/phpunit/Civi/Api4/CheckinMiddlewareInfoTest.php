@@ -1,0 +1,37 @@
+<?php
+
+namespace Civi\Api4;
+
+use Civi\Test\EndToEndInterface;
+use PHPUnit\Framework\TestCase;
+
+/**
+ * CheckinMiddleware.info: what the service reads at start-up to check the site it talks to.
+ *
+ * @group e2e
+ */
+class CheckinMiddlewareInfoTest extends TestCase implements EndToEndInterface {
+
+  public function testAnswersOneRowWithTheExtensionsVersionCiviCrmsVersionAndAZone(): void {
+    $rows = CheckinMiddleware::info(FALSE)->execute();
+    $this->assertCount(1, $rows);
+    $info = $rows->single();
+    $this->assertSame(['extension_version', 'civicrm_version', 'timezone'], array_keys($info));
+    $declared = \CRM_Extension_System::singleton()->getMapper()->keyToInfo('checkin_middleware');
+    $this->assertSame((string) $declared->version, $info['extension_version']);
+    $this->assertSame(\CRM_Utils_System::version(), $info['civicrm_version']);
+    $this->assertContains($info['timezone'], \DateTimeZone::listIdentifiers(\DateTimeZone::ALL_WITH_BC));
+  }
+
+  public function testDescribesItsFieldsForApiExplorers(): void {
+    $names = CheckinMiddleware::getFields(FALSE)->execute()->column('name');
+    $this->assertSame(['extension_version', 'civicrm_version', 'timezone'], $names);
+  }
+
+  public function testLetsAnyApiUserAskButNotAnAnonymousOne(): void {
+    $permissions = CheckinMiddleware::permissions();
+    $this->assertSame([['access CiviCRM', 'access AJAX API']], $permissions['info']);
+    $this->assertSame(['administer CiviCRM'], $permissions['default']);
+  }
+
+}
