@@ -305,6 +305,15 @@ export const SETTINGS = [
     documentedDefault: '`dist/frontend/browser`',
     meaning: 'where the built Angular app is served from',
   }),
+  integer(
+    'SELF_CHECK_INTERVAL_SECONDS',
+    60,
+    { min: 0, max: 3_600 },
+    {
+      meaning:
+        'how often the deployment self-check (credentials, permissions, extension, custom groups, time zone) runs again; readiness answers from its last result (`0`: every probe runs it)',
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

@@ -4,6 +4,7 @@ import {
   ADMIN_USER,
   Api4Error,
   CHECKIN_EXTENSION_VERSION,
+  CHECKIN_INFO_PERMISSIONS,
   CIVICRM_RELEASES,
   type CallContext,
   type CiviCrmModelOptions,
@@ -112,6 +113,9 @@ export class CiviCrmModel extends ModelApi3 {
             extension_version: CHECKIN_EXTENSION_VERSION,
             civicrm_version: CIVICRM_RELEASES[this.civicrmVersion],
             timezone: this.timeZone,
+            permissions: Object.fromEntries(
+              CHECKIN_INFO_PERMISSIONS.map((permission) => [permission, this.hasPermission(permission)]),
+            ),
           },
         ];
       default:

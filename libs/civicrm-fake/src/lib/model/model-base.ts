@@ -25,7 +25,8 @@ export abstract class ModelBase {
   baseUrl: string;
   readonly civicrmVersion: CiviCrmVersion;
   readonly extensionInstalled: boolean;
-  readonly timeZone: string;
+  /** The zone CiviCRM applies for the API user; a test may change it (setTimeZone). */
+  timeZone: string;
   protected state: ModelState;
   protected readonly clock: () => Date;
   /** True while the seed runs: a site set up long ago, whose names predate munging. */
@@ -48,6 +49,15 @@ export abstract class ModelBase {
 
   now(): Date {
     return this.clock();
+  }
+
+  /**
+   * Imitates an administrator changing the zone CiviCRM applies (on Standalone, the API user's
+   * own zone): stored wall-clock values stay as they are, as in CiviCRM.
+   */
+  setTimeZone(zone: string): void {
+    formatInZone(new Date(0), zone);
+    this.timeZone = zone;
   }
 
   /** "Now" as the CRM's wall clock reads it, `YYYY-MM-DD HH:MM:SS`. */
