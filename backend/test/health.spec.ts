@@ -147,7 +147,6 @@ describe('health routes (live mode against the CRM emulator)', () => {
         env: { READY_PROBE_CACHE_MS: '5000', RATE_LIMIT_READY_PROBES_PER_MINUTE: '150' },
       });
       try {
-        probe.emulator.clearCalls(); // the start-up self-check's
         const first = await Promise.all(
           Array.from({ length: 100 }, async () => (await probe.get('/api/health/ready')).status),
         );
@@ -669,7 +668,6 @@ describe('diagnostics outside production', () => {
       env: { NODE_ENV: 'development' },
     });
     try {
-      live.emulator.clearCalls(); // the start-up self-check's
       const response = await live.get(`/api/health?contactId=${DEMO_PERSON_ID}`);
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: 'ADMIN_KEY_INVALID' });
