@@ -23,7 +23,7 @@ describe("docs/civicrm-setup.md's production settings", () => {
   });
 
   it('name only declared settings, and mark every one production refuses to start without', () => {
-    const declared = new Set(SETTINGS.map((setting) => setting.name));
+    const declared = new Set<string>(SETTINGS.map((setting) => setting.name));
     for (const { name } of PRODUCTION_SETTINGS) expect(declared.has(name)).toBe(true);
     const required = PRODUCTION_SETTINGS.filter((setting) => setting.required).map((setting) => setting.name);
     expect(required).toEqual([
