@@ -54,7 +54,7 @@ function describeSite(report: DeploymentReport): string {
         ? "reported by the extension: the API user's zone in CiviCRM"
         : 'default: the extension reported none';
   return (
-    `CiviCRM ${report.civicrmVersion ?? 'version unknown'}, extension ${report.extensionVersion ?? 'not installed'}; ` +
+    `CiviCRM ${report.civicrmVersion ?? 'version unknown'}, extension ${report.extensionVersion ?? 'not answering'}; ` +
     `time zone ${zone.inUse ?? 'unknown'} (${source}); custom groups ${report.customGroups.activity} and ` +
     `${report.customGroups.contact}; staff file links: ${report.fileLinks}; ` +
     `${report.problems.length === 0 ? 'self-check found no problem' : `self-check found ${report.problems.length} problem(s), logged above`}`

@@ -83,7 +83,7 @@ export class CrmError extends Error {
 }
 
 /**
- * The permission each call's 403 means is missing (docs/civicrm-setup.md, step 4), so a refusal
+ * The permission each call's 403 means is missing (docs/civicrm-setup.md, step 5), so a refusal
  * names what to grant. Reads CiviCRM filters by ACL (contacts, activities) answer fewer rows
  * instead of 403: the start-up self-check names those (health/deployment-check.ts).
  */

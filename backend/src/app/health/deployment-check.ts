@@ -67,7 +67,7 @@ export interface DeploymentReport {
 /** The extension version this service's checks rely on (civicrm-extension/info.xml). */
 export const REQUIRED_EXTENSION_VERSION = '1.1.0';
 
-/** docs/civicrm-setup.md, step 4: what each permission serves, for the message naming it. */
+/** docs/civicrm-setup.md, step 5: what each permission serves, for the message naming it. */
 const NEEDED_PERMISSIONS: ReadonlyArray<{ name: string; serves: string; blocksOwners: boolean }> = [
   { name: 'access CiviCRM', serves: 'every API call', blocksOwners: true },
   {
@@ -440,7 +440,7 @@ function permissionProblem(permission: string, serves: string, blocksOwners: boo
     fix: permission,
     message:
       `The API user lacks the CiviCRM permission '${permission}', needed for ${serves}. ` +
-      `Fix: give the API user's role the permission '${permission}' (docs/civicrm-setup.md, step 4).`,
+      `Fix: give the API user's role the permission '${permission}' (docs/civicrm-setup.md, step 5).`,
     fatal: blocksOwners,
     blocksOwners,
   };

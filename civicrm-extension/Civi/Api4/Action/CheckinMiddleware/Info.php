@@ -13,7 +13,7 @@ use Civi\Api4\Generic\Result;
  */
 class Info extends AbstractAction {
 
-  /** The permissions of docs/civicrm-setup.md, step 4, plus the optional one. */
+  /** The permissions of docs/civicrm-setup.md, step 5, plus the optional one. */
   private const PERMISSIONS = [
     'authenticate with api key',
     'access CiviCRM',
