@@ -57,9 +57,9 @@ describe('health routes (live mode against the CRM emulator)', () => {
       expect(response.headers.get('cache-control')).toBe('no-cache, no-store, must-revalidate');
       expect(await response.json()).toEqual({
         status: 'ok',
-        info: { crm: UP },
+        info: { crm: UP, deployment: UP },
         error: {},
-        details: { crm: UP },
+        details: { crm: UP, deployment: UP },
       });
       expect(test.emulator.calls).toHaveLength(1);
       const [call] = test.emulator.calls;
@@ -70,7 +70,11 @@ describe('health routes (live mode against the CRM emulator)', () => {
 
     it.each<[EmulatorFault['kind'], string, string]>([
       ['down', 'unreachable', 'The CRM could not be reached.'],
-      ['http401', 'unauthorized', "The CRM refused the service's credentials."],
+      [
+        'http401',
+        'unauthorized',
+        "The CRM refused the service's credentials. Fix: CiviCRM knows no user with the key in CRM_API_KEY (HTTP 401 'Invalid credential'): set CRM_API_KEY to the API user's key (CiviCRM keeps at most 32 characters of a key).",
+      ],
       ['http500', 'failed', 'The CRM answered with an error.'],
       ['malformed', 'malformed', 'The CRM answered with something other than its API envelope.'],
     ])('is down with 503 when the CRM fails (%s)', async (kind, failure, message) => {
@@ -80,9 +84,9 @@ describe('health routes (live mode against the CRM emulator)', () => {
       const down = { status: 'down', failure, message };
       expect(await response.json()).toEqual({
         status: 'error',
-        info: {},
+        info: { deployment: UP },
         error: { crm: down },
-        details: { crm: down },
+        details: { crm: down, deployment: UP },
       });
     });
 
@@ -94,9 +98,9 @@ describe('health routes (live mode against the CRM emulator)', () => {
       const down = { status: 'down', failure: 'timeout', message: 'The CRM did not answer in time.' };
       expect(await response.json()).toEqual({
         status: 'error',
-        info: {},
+        info: { deployment: UP },
         error: { crm: down },
-        details: { crm: down },
+        details: { crm: down, deployment: UP },
       });
       expect(Date.now() - started).toBeLessThan(3_000);
     });
@@ -213,13 +217,17 @@ describe('health routes (live mode against the CRM emulator)', () => {
       expect(response.status).toBe(200);
       const details = {
         crm: UP,
+        deployment: expect.objectContaining({ status: 'up', problems: [] }),
         customGroups: expect.objectContaining({ status: 'up', problems: [] }),
         stageOptions: stageOptions(ids.stageGroupId, ids.stageFieldId),
         primaryContactType: {
           status: 'up',
           name: FORM_CONTACT_RELATIONSHIP,
           found: primaryContactType(ids.primaryContactTypeId),
-          nearMatches: [],
+          // Listed although the type is found: two similar types are what misleads staff.
+          nearMatches: [
+            expect.objectContaining({ id: ids.nearMatchTypeId, name_a_b: NEAR_MATCH_RELATIONSHIP }),
+          ],
           problems: [],
         },
       };
@@ -310,6 +318,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
       expect(Object.keys(body.info).sort()).toEqual([
         'crm',
         'customGroups',
+        'deployment',
         'primaryContactType',
         'stageOptions',
       ]);
@@ -454,7 +463,13 @@ describe('health routes (live mode against the CRM emulator)', () => {
         primaryContactType: down,
         contactRelationships: down,
       };
-      expect(await response.json()).toEqual({ status: 'error', info: {}, error, details: error });
+      // The deployment self-check answers from its report at start; an outage is the crm check's.
+      expect(await response.json()).toEqual({
+        status: 'error',
+        info: { deployment: expect.objectContaining({ status: 'up' }) },
+        error,
+        details: { ...error, deployment: expect.objectContaining({ status: 'up' }) },
+      });
     });
 
     describe('custom groups and fields', () => {
@@ -696,7 +711,10 @@ describe('health routes in production', () => {
   let test: TestApp;
 
   beforeAll(async () => {
-    test = await startTestApp({ emulator: { model: createDemoModel() }, env: { NODE_ENV: 'production' } });
+    test = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://checkin.example.org' },
+    });
   });
 
   afterAll(() => test.close());

@@ -296,7 +296,10 @@ describe('tampering with the admin routes in production', () => {
   let test: TestApp;
 
   beforeAll(async () => {
-    test = await startTestApp({ emulator: { model: createDemoModel() }, env: { NODE_ENV: 'production' } });
+    test = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://checkin.example.org' },
+    });
   });
 
   afterAll(() => test.close());

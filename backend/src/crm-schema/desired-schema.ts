@@ -1,5 +1,6 @@
 import { DEFAULT_TEXT_MAX_LENGTH, type FieldConfig, maxTextLength, type OptionItem } from '@checkin/contract';
 import type { CustomGroupNames } from '../app/config/app-config';
+import { UPLOAD_LIMITS } from '../app/upload/upload-policy';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
@@ -51,6 +52,11 @@ export interface DesiredGroup {
 
 export interface DesiredSchema {
   activityType: { name: string; label: string; description: string };
+  /**
+   * Every extension an owner may upload (upload-policy.ts), in lower case: CiviCRM stores a file
+   * whose extension is not in its option group `safe_file_extension` as `<name>_<ext>.unknown`.
+   */
+  safeFileExtensions: readonly string[];
   groups: [DesiredGroup, DesiredGroup];
   relationshipType: {
     name_a_b: string;
@@ -162,6 +168,9 @@ export function desiredSchema(
       label: ACTIVITY_TYPE_NAME,
       description: 'An owner check-in from the organizing check-in form, or a stage set by staff.',
     },
+    safeFileExtensions: UPLOAD_LIMITS.extensions.map((extension) =>
+      extension.replace(/^\./, '').toLowerCase(),
+    ),
     groups: [
       {
         key: 'activity',

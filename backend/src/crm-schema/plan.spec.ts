@@ -10,6 +10,39 @@ import { parseSchemaArgs } from '../crm-schema.main';
 const desired = desiredSchema(DEFAULT_GROUP_NAMES);
 const ACTIVITY_TYPE_VALUE = '56';
 
+/** A fresh CiviCRM's option group safe_file_extension (label = name, value = weight = 1…17). */
+const STOCK_SAFE_FILE_EXTENSIONS = [
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'txt',
+  'pdf',
+  'doc',
+  'xls',
+  'rtf',
+  'csv',
+  'ppt',
+  'docx',
+  'xlsx',
+  'odt',
+  'ics',
+  'pptx',
+  'ico',
+];
+
+function safeExtensionRow(extension: string, position: number): CrmRow {
+  return {
+    id: 2000 + position,
+    option_group_id: 90,
+    name: extension,
+    label: extension,
+    value: String(position),
+    weight: position,
+    is_active: true,
+  };
+}
+
 /** What a CRM holds after a clean install under the given group names (ids from 1). */
 function installedSnapshot(
   schema: DesiredSchema = desired,
@@ -31,6 +64,10 @@ function installedSnapshot(
     optionGroups: [],
     optionValues: [],
     relationshipTypes: [{ id: 11, ...schema.relationshipType, is_active: true }],
+    safeFileExtensionGroup: { id: 90, name: 'safe_file_extension' },
+    safeFileExtensions: [...STOCK_SAFE_FILE_EXTENSIONS, 'webp'].map((extension, index) =>
+      safeExtensionRow(extension, index + 1),
+    ),
   };
   schema.groups.forEach((group, index) => {
     const groupId = index + 1;
@@ -83,6 +120,10 @@ const emptySnapshot = (): CrmSnapshot => ({
   optionGroups: [],
   optionValues: [],
   relationshipTypes: [],
+  safeFileExtensionGroup: { id: 90, name: 'safe_file_extension' },
+  safeFileExtensions: STOCK_SAFE_FILE_EXTENSIONS.map((extension, index) =>
+    safeExtensionRow(extension, index + 1),
+  ),
 });
 
 function fieldRow(snapshot: CrmSnapshot, name: string, groupId = 1): CrmRow {
@@ -491,5 +532,58 @@ describe('command line', () => {
     expect(exitCodeOf('applied')).toBe(0);
     expect(exitCodeOf('changes-needed')).toBe(2);
     expect(exitCodeOf('incomplete')).toBe(1);
+  });
+});
+
+describe('safe file extensions', () => {
+  it('adds every allowed upload extension CiviCRM lacks (WebP on a stock site) after the highest value and weight', () => {
+    const plan = planSchema(desired, emptySnapshot());
+    const creates = plan.changes.filter((change) => change.summary.includes('safe file extension'));
+    expect(creates).toEqual([
+      expect.objectContaining({
+        action: 'create',
+        entity: 'OptionValue',
+        params: {
+          values: {
+            option_group_id: 90,
+            name: 'webp',
+            label: 'webp',
+            value: '18',
+            weight: 18,
+            is_active: true,
+          },
+        },
+      }),
+    ]);
+    expect(desired.safeFileExtensions).toEqual(
+      expect.arrayContaining(['pdf', 'doc', 'docx', 'xls', 'xlsx', 'jpg', 'jpeg', 'png', 'gif', 'webp']),
+    );
+  });
+
+  it('enables a disabled one, compares labels ignoring case, and is idempotent', () => {
+    const snapshot = installedSnapshot();
+    const webp = snapshot.safeFileExtensions.find((row) => row['label'] === 'webp');
+    if (!webp) throw new Error('no webp row');
+    webp['is_active'] = false;
+    const png = snapshot.safeFileExtensions.find((row) => row['label'] === 'png');
+    if (png) png['label'] = 'PNG';
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toEqual([
+      expect.objectContaining({
+        action: 'update',
+        params: { where: [['id', '=', webp['id']]], values: { is_active: true } },
+      }),
+    ]);
+    webp['is_active'] = true;
+    expect(planSchema(desired, snapshot).changes).toEqual([]);
+  });
+
+  it('only notes a site without the option group', () => {
+    const snapshot = installedSnapshot();
+    delete snapshot.safeFileExtensionGroup;
+    snapshot.safeFileExtensions = [];
+    const plan = planSchema(desired, snapshot);
+    expect(plan.changes).toEqual([]);
+    expect(plan.notes).toContainEqual(expect.stringContaining("no option group 'safe_file_extension'"));
   });
 });

@@ -64,7 +64,59 @@ export function planSchema(desired: DesiredSchema, snapshot: CrmSnapshot): Plan 
     planGroup(group, snapshot, plan, group.key === 'activity' ? activityTypeValue : null);
   }
   planRelationshipType(desired, snapshot, plan);
+  planSafeFileExtensions(desired, snapshot, plan);
   return plan;
+}
+
+/**
+ * Every allowed upload extension a safe file extension of CiviCRM (compared by label, which is
+ * what CiviCRM checks, ignoring case): missing ones are added after the highest value and
+ * weight, disabled ones enabled. Never removes one.
+ */
+function planSafeFileExtensions(desired: DesiredSchema, snapshot: CrmSnapshot, plan: Plan): void {
+  const group = snapshot.safeFileExtensionGroup;
+  if (!group) {
+    plan.notes.push(
+      "CiviCRM has no option group 'safe_file_extension': check that uploads keep their extensions.",
+    );
+    return;
+  }
+  const byLabel = new Map(
+    snapshot.safeFileExtensions.map((row) => [String(row['label'] ?? row['name'] ?? '').toLowerCase(), row]),
+  );
+  const numbers = (field: string) =>
+    snapshot.safeFileExtensions.map((row) => Number(row[field])).filter((value) => Number.isFinite(value));
+  let nextValue = Math.max(0, ...numbers('value')) + 1;
+  let nextWeight = Math.max(0, ...numbers('weight')) + 1;
+  for (const extension of desired.safeFileExtensions) {
+    const found = byLabel.get(extension);
+    if (!found) {
+      plan.changes.push({
+        action: 'create',
+        entity: 'OptionValue',
+        summary: `Make '${extension}' a safe file extension (uploads of it are stored as .unknown otherwise)`,
+        details: [],
+        params: {
+          values: {
+            option_group_id: group['id'],
+            name: extension,
+            label: extension,
+            value: String(nextValue++),
+            weight: nextWeight++,
+            is_active: true,
+          },
+        },
+      });
+    } else if (found['is_active'] === false) {
+      plan.changes.push({
+        action: 'update',
+        entity: 'OptionValue',
+        summary: `Enable the safe file extension '${extension}' (id ${show(found['id'])})`,
+        details: ['is_active: false → true'],
+        params: { where: [['id', '=', found['id']]], values: { is_active: true } },
+      });
+    }
+  }
 }
 
 function planActivityType(desired: DesiredSchema, snapshot: CrmSnapshot, plan: Plan): string | Ref {

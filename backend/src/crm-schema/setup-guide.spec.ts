@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,5 +27,48 @@ describe('docs/civicrm-setup.md', () => {
     for (const permission of listed('api-user-permissions-5.81.txt')) {
       expect(guide).toContain(`On CiviCRM 5.x (5.81) add _${permission}_`);
     }
+  });
+});
+
+describe("docs/civicrm-setup.md's commands (tools/civicrm/follow-setup-guide.mjs)", () => {
+  const guide = readFileSync(join(ROOT, 'docs/civicrm-setup.md'), 'utf8');
+  const printed = spawnSync(
+    process.execPath,
+    [join(ROOT, 'tools/civicrm/follow-setup-guide.mjs'), '--print'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' },
+    },
+  );
+
+  it('extracts every marked block, in order, with step 0 replaced by placeholders for its values', () => {
+    expect(printed.status).toBe(0);
+    const marked = guide.match(/^<!-- guide:(run|variables) -->$/gm) ?? [];
+    expect(printed.stdout.match(/^# docs\/civicrm-setup.md, line \d+$/gm)).toHaveLength(marked.length);
+    expect(printed.stdout).toContain("export CIVICRM_URL='<GUIDE_CIVICRM_URL>'");
+    expect(printed.stdout).not.toContain('https://crm.example.org');
+  });
+
+  it('goes from the extension to a ready, healthy service: build, schema, API user, settings, start, cron', () => {
+    const order = [
+      'civicrm-extension/install.sh',
+      'npm run build',
+      'npm run crm:schema -- --apply',
+      'tools/civicrm/create-api-user.sh',
+      'cat > checkin.env',
+      'npm run start:prod',
+      '/api/health/ready',
+      'entity=Job&action=execute',
+      'X-Admin-Key: $ADMIN_KEY',
+    ].map((command) => printed.stdout.indexOf(command));
+    expect(order.every((position) => position >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('is valid bash', () => {
+    const check = spawnSync('bash', ['-n'], { input: printed.stdout, encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
   });
 });

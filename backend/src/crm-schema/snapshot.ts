@@ -14,7 +14,12 @@ export interface CrmSnapshot {
   optionGroups: CrmRow[];
   optionValues: CrmRow[];
   relationshipTypes: CrmRow[];
+  /** The option group `safe_file_extension` (absent on a site without it) and its values. */
+  safeFileExtensionGroup?: CrmRow;
+  safeFileExtensions: CrmRow[];
 }
+
+export const SAFE_FILE_EXTENSION_GROUP = 'safe_file_extension';
 
 export const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'extends_entity_column_value', 'is_active'];
 const FIELD_SELECT = [
@@ -37,7 +42,7 @@ export async function readSnapshot(crm: CrmClient, desired: DesiredSchema): Prom
     group.configuredName,
     mungeName(group.configuredName),
   ]);
-  const [activityTypes, groups, relationshipTypes] = await Promise.all([
+  const [activityTypes, groups, relationshipTypes, safeFileExtensionGroups] = await Promise.all([
     crm.api4('OptionValue', 'get', {
       select: ['id', 'name', 'label', 'value', 'is_active'],
       where: [
@@ -70,7 +75,19 @@ export async function readSnapshot(crm: CrmClient, desired: DesiredSchema): Prom
       where: [['name_a_b', '=', desired.relationshipType.name_a_b]],
       orderBy: { id: 'ASC' },
     }),
+    crm.api4('OptionGroup', 'get', {
+      select: ['id', 'name'],
+      where: [['name', '=', SAFE_FILE_EXTENSION_GROUP]],
+    }),
   ]);
+  const safeFileExtensionGroup = safeFileExtensionGroups[0];
+  const safeFileExtensions = safeFileExtensionGroup
+    ? await crm.api4('OptionValue', 'get', {
+        select: OPTION_VALUE_SELECT,
+        where: [['option_group_id', '=', safeFileExtensionGroup['id']]],
+        orderBy: { weight: 'ASC', id: 'ASC' },
+      })
+    : [];
   const groupIds = groups.map((group) => group['id']);
   const fields =
     groupIds.length === 0
@@ -105,5 +122,14 @@ export async function readSnapshot(crm: CrmClient, desired: DesiredSchema): Prom
           where: [['option_group_id', 'IN', optionGroups.map((group) => group['id'])]],
           orderBy: { weight: 'ASC', id: 'ASC' },
         });
-  return { activityTypes, groups, fields, optionGroups, optionValues, relationshipTypes };
+  return {
+    activityTypes,
+    groups,
+    fields,
+    optionGroups,
+    optionValues,
+    relationshipTypes,
+    ...(safeFileExtensionGroup ? { safeFileExtensionGroup } : {}),
+    safeFileExtensions,
+  };
 }

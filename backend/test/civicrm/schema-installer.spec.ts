@@ -68,6 +68,7 @@ if (!url || !apiKey) {
     }
 
     it('plans every record on a fresh site, applies it, and finds nothing left to do', async () => {
+      const snapshotBefore = await readSnapshot(crm, desired);
       const first = await run('dry-run');
       const fresh = first.groups.every((group) => group.foundName === null);
       if (fresh) {
@@ -78,6 +79,9 @@ if (!url || !apiKey) {
           optionGroups: [],
           optionValues: [],
           relationshipTypes: [],
+          // A fresh site's own: the installer adds what uploads need to it (WebP).
+          safeFileExtensionGroup: snapshotBefore.safeFileExtensionGroup,
+          safeFileExtensions: snapshotBefore.safeFileExtensions,
         });
         expect(first.changes.map((change) => change.summary)).toEqual(
           fromScratch.changes.map((change) => change.summary),
@@ -91,6 +95,12 @@ if (!url || !apiKey) {
       expect(applied.remaining).toEqual([]);
       expect(['applied', 'up-to-date']).toContain(applied.outcome);
       expect(applied.groups.every((group) => group.foundName !== null)).toBe(true);
+
+      const installed = await readSnapshot(crm, desired);
+      const safe = installed.safeFileExtensions
+        .filter((row) => row['is_active'] !== false)
+        .map((row) => String(row['label']).toLowerCase());
+      expect(safe).toEqual(expect.arrayContaining([...desired.safeFileExtensions]));
 
       const again = await run('apply');
       expect(again.outcome).toBe('up-to-date');

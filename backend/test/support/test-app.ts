@@ -57,6 +57,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.stub ? {} : { CRM_BASE_URL: emulator.baseUrl, CRM_API_KEY: TEST_API_KEY }),
     ...options.env,
   });
+  // The calls of the start-up self-check (health/deployment-check.ts) are not the test's.
+  emulator.clearCalls();
   return {
     ...service,
     emulator,
@@ -83,6 +85,8 @@ export async function bootService(env: Record<string, string>): Promise<RunningS
     CRM_TIMEOUT_MS: '1000',
     // Each readiness probe asks the CRM, so faults injected by a test show at once.
     READY_PROBE_CACHE_MS: '0',
+    // The deployment self-check runs once at start; a timed re-check would add CRM calls mid-test.
+    SELF_CHECK_INTERVAL_SECONDS: '3600',
     LOG_FORMAT: 'json',
     LOG_REQUESTS: 'true',
     FRONTEND_DIST: 'dist/frontend/browser',

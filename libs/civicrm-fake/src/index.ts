@@ -14,6 +14,7 @@ export {
   type ApiUser,
   type CallContext,
   CHECKIN_EXTENSION_VERSION,
+  CHECKIN_INFO_PERMISSIONS,
   CIVICRM_RELEASES,
   type CiviCrmModelOptions,
   type CiviCrmVersion,

@@ -75,6 +75,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
       minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND,
     },
     readyProbeCacheMs: env.READY_PROBE_CACHE_MS,
+    selfCheckIntervalMs: env.SELF_CHECK_INTERVAL_SECONDS * 1000,
     /** Public: shown to owners on error pages and the receipt (GET /api/organizer). */
     organizer: { name: env.ORGANIZER_NAME || null, email: env.ORGANIZER_EMAIL || null },
     checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,

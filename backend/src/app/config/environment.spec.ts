@@ -31,6 +31,15 @@ describe('configuration', () => {
     );
   });
 
+  it('requires the public address in production, naming the setting and an example', () => {
+    const production = { ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'r'.repeat(32) };
+    expect(problemsOf(production)).toEqual([
+      "PUBLIC_BASE_URL is required in production: set it to the service's public address, e.g. https://checkin.example.org",
+    ]);
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: 'https://checkin.example.org' })).toEqual([]);
+    expect(problemsOf(live)).toEqual([]);
+  });
+
   it('refuses a half-configured CRM outside production', () => {
     expect(problemsOf({ CRM_BASE_URL: 'https://crm.example.org' })).toEqual(['CRM_API_KEY is required']);
   });
@@ -133,7 +142,12 @@ describe('configuration', () => {
   });
 
   it('refuses plain HTTP to a CRM on another host in production, but not to one on this host', () => {
-    const production = { ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'r'.repeat(32) };
+    const production = {
+      ...live,
+      NODE_ENV: 'production',
+      UPLOAD_RECEIPT_KEY: 'r'.repeat(32),
+      PUBLIC_BASE_URL: 'https://checkin.example.org',
+    };
     expect(problemsOf({ ...production, CRM_BASE_URL: 'http://crm.example.org' })).toEqual([
       expect.stringMatching(/CRM_BASE_URL must use https/),
     ]);
@@ -144,12 +158,13 @@ describe('configuration', () => {
   });
 
   it('requires a receipt key of at least 32 characters in production, and makes one per process elsewhere', () => {
-    expect(problemsOf({ ...live, NODE_ENV: 'production' })).toEqual([
+    const publicAddress = { PUBLIC_BASE_URL: 'https://checkin.example.org' };
+    expect(problemsOf({ ...live, ...publicAddress, NODE_ENV: 'production' })).toEqual([
       'UPLOAD_RECEIPT_KEY is required in production',
     ]);
-    expect(problemsOf({ ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'short' })).toEqual([
-      'UPLOAD_RECEIPT_KEY must be at least 32 characters',
-    ]);
+    expect(
+      problemsOf({ ...live, ...publicAddress, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'short' }),
+    ).toEqual(['UPLOAD_RECEIPT_KEY must be at least 32 characters']);
     const first = loadAppConfig(live).uploads.receiptKey;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(loadAppConfig(live).uploads.receiptKey).not.toBe(first);

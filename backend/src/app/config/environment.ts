@@ -57,6 +57,12 @@ function crmSettingProblems(env: Environment): string[] {
   if (env.NODE_ENV === 'production' && !env.UPLOAD_RECEIPT_KEY) {
     problems.push('UPLOAD_RECEIPT_KEY is required in production');
   }
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_BASE_URL) {
+    // Without it, links mailed and shown to owners would point at http://localhost.
+    problems.push(
+      "PUBLIC_BASE_URL is required in production: set it to the service's public address, e.g. https://checkin.example.org",
+    );
+  }
   problems.push(...crmUrlProblems(env.CRM_BASE_URL, env.NODE_ENV === 'production'));
   return problems;
 }

@@ -314,6 +314,15 @@ export const SETTINGS = [
         "signs the short-lived staff report links CiviCRM's contact record opens; the extension's setting `checkin_middleware_staff_link_key` holds the same value (at least 32 characters)",
     },
   ),
+  integer(
+    'SELF_CHECK_INTERVAL_SECONDS',
+    60,
+    { min: 0, max: 3_600 },
+    {
+      meaning:
+        'how often the deployment self-check (credentials, permissions, extension, custom groups, time zone) runs again; readiness answers from its last result (`0`: every probe runs it)',
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

@@ -3,7 +3,14 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Params, CrmClient, CrmRow } from './crm-client';
-import { CrmError, type CrmFailure, failureForStatus, normalizeV3Values } from './crm-errors';
+import {
+  authRefusalOf,
+  type CrmAuthRefusal,
+  CrmError,
+  type CrmFailure,
+  failureForStatus,
+  normalizeV3Values,
+} from './crm-errors';
 import { CiviCrmUrls, withQuery } from './civicrm-urls';
 import { encodeFileCreateForm, type NewCrmFile } from './file-create-form';
 
@@ -126,6 +133,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       const elapsed = Math.round(performance.now() - started);
       this.logger.debug(`${call} ${response.statusCode} in ${elapsed} ms`);
       if (response.statusCode < 200 || response.statusCode >= 300) {
+        if (response.statusCode === 401) {
+          // CiviCRM's 401s differ by reason (CrmAuthRefusal): each asks for another fix.
+          const refusal = await authRefusal(response);
+          throw new CrmError('unauthorized', call, `HTTP 401 (${refusal})`, 401, refusal);
+        }
         // Whether CiviCRM itself answered (its JSON envelope) or something in front of it; its
         // message is not kept: it can quote the values it refused.
         const envelope = await isErrorEnvelope(response);
@@ -258,6 +270,21 @@ export function authenticationHeaders(
 
 /** Error answers worth reading; a longer body is not CiviCRM's envelope. */
 const MAX_ERROR_BODY_BYTES = 16_384;
+
+/** Which refusal a 401 answer is: its short text/plain body is read for the reason, then dropped. */
+async function authRefusal(response: Dispatcher.ResponseData): Promise<CrmAuthRefusal> {
+  const declared = Number(response.headers['content-length'] ?? 0);
+  if (declared > MAX_ERROR_BODY_BYTES) {
+    await response.body.dump();
+    return 'other';
+  }
+  try {
+    const text = await response.body.text();
+    return text.length <= MAX_ERROR_BODY_BYTES ? authRefusalOf(text) : 'other';
+  } catch {
+    return 'other';
+  }
+}
 
 /** Whether an error answer is CiviCRM's JSON error envelope (`error_message`), read and dropped. */
 async function isErrorEnvelope(response: Dispatcher.ResponseData): Promise<boolean> {

@@ -23,6 +23,34 @@ export type CrmFailure =
   /** A body that is not the JSON envelope CiviCRM answers with. */
   | 'malformed';
 
+/**
+ * Which of CiviCRM's 401 answers (its authx extension answers `text/plain` "HTTP 401 <reason>"):
+ * `invalid-key` "Invalid credential" (no user has the key); `not-permitted` "Login not permitted.
+ * Must satisfy guard (…)" (the key's user lacks *authenticate with api key* and no site key was
+ * sent); `blocked` "Cannot login. User is blocked."; `other` anything else (a webserver's Basic
+ * Auth in front of CiviCRM, for one).
+ */
+export type CrmAuthRefusal = 'invalid-key' | 'not-permitted' | 'blocked' | 'other';
+
+/** The refusal a 401 answer's text names (see CrmAuthRefusal). */
+export function authRefusalOf(text: string): CrmAuthRefusal {
+  if (/Invalid credential/i.test(text)) return 'invalid-key';
+  if (/Login not permitted|Must satisfy guard/i.test(text)) return 'not-permitted';
+  if (/User is blocked/i.test(text)) return 'blocked';
+  return 'other';
+}
+
+/** What an administrator changes for each refusal: a setting or a permission, named. */
+export const AUTH_REFUSAL_FIX: Readonly<Record<CrmAuthRefusal, string>> = {
+  'invalid-key':
+    "CiviCRM knows no user with the key in CRM_API_KEY (HTTP 401 'Invalid credential'): set CRM_API_KEY to the API user's key (CiviCRM keeps at most 32 characters of a key)",
+  'not-permitted':
+    "CiviCRM knows the key in CRM_API_KEY but its user may not sign in with it (HTTP 401 'Login not permitted'): give the API user the permission 'authenticate with api key', or set CRM_SITE_KEY to CiviCRM's site key",
+  blocked: "the API user is blocked in CiviCRM (HTTP 401 'User is blocked'): unblock it",
+  other:
+    "something in front of CiviCRM refused the request (HTTP 401 without CiviCRM's reason): check CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD, and CRM_BASE_URL",
+};
+
 export class CrmError extends Error {
   constructor(
     readonly failure: CrmFailure,
@@ -30,6 +58,8 @@ export class CrmError extends Error {
     readonly call: string,
     detail: string,
     readonly httpStatus?: number,
+    /** For 'unauthorized': which refusal CiviCRM answered. */
+    readonly authRefusal?: CrmAuthRefusal,
   ) {
     super(`CRM ${call} ${failure}: ${detail}`);
     this.name = 'CrmError';
@@ -40,17 +70,36 @@ export class CrmError extends Error {
     return this.failure === 'forbidden' ? PERMISSION_BY_CALL[this.call] : undefined;
   }
 
+  /** For 'unauthorized' and 'forbidden': what to change, in words naming the setting or permission. */
+  get fix(): string | undefined {
+    if (this.failure === 'unauthorized') return AUTH_REFUSAL_FIX[this.authRefusal ?? 'other'];
+    const permission = this.permission;
+    return permission ? `give the API user the permission '${permission}'` : undefined;
+  }
+
   get isTimeout(): boolean {
     return this.failure === 'timeout';
   }
 }
 
 /**
- * Calls whose permission is not among the API user's documented minimum (docs/civicrm-setup.md),
- * so a 403 can name what is missing.
+ * The permission each call's 403 means is missing (docs/civicrm-setup.md, step 5), so a refusal
+ * names what to grant. Reads CiviCRM filters by ACL (contacts, activities) answer fewer rows
+ * instead of 403: the start-up self-check names those (health/deployment-check.ts).
  */
 const PERMISSION_BY_CALL: Readonly<Record<string, string>> = {
   'Contact.getChecksum': 'administer CiviCRM',
+  'File.create': 'access uploaded files',
+  'File.get': 'access uploaded files',
+  'CheckinMiddleware.info': 'access CiviCRM',
+  'RelationshipType.get': 'access CiviCRM',
+  'OptionValue.get': 'access CiviCRM',
+  'CustomGroup.get': 'access all custom data (and, on CiviCRM 5.x, administer CiviCRM)',
+  'CustomField.get': 'access all custom data (and, on CiviCRM 5.x, administer CiviCRM)',
+  'Activity.create': 'view all activities',
+  'Activity.delete': 'delete activities',
+  'Contact.update': 'edit all contacts',
+  'Contact.save': 'edit all contacts',
 };
 
 /** The failure an HTTP status from the CRM means; `envelope` says whether the body was CiviCRM's JSON error. */

@@ -75,9 +75,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof CrmError) {
       this.logger.warn(
         `${request.method} ${request.path}: ${exception.message}` +
-          (exception.permission
-            ? ` (the CRM's API user needs the permission '${exception.permission}')`
-            : ''),
+          (exception.fix ? ` (fix: ${exception.fix})` : ''),
       );
       return crmErrorBody(exception);
     }
@@ -175,6 +173,14 @@ function crmErrorBody(error: CrmError): ErrorBody {
         message: 'Our records system did not answer in time. Please try again in a minute.',
       };
     case 'unauthorized':
+      if (error.authRefusal === 'not-permitted') {
+        return {
+          statusCode: 502,
+          code: 'CRM_KEY_NOT_PERMITTED',
+          message:
+            'Our records system knows the service’s key but does not let it sign in with it. The organizers need to fix this.',
+        };
+      }
       return {
         statusCode: 502,
         code: 'CRM_CREDENTIALS_REFUSED',

@@ -46,22 +46,27 @@ const MAX_LISTED_GROUPS = 500;
 /**
  * The diagnostic probes of docs/product-rules.md, "Health", each a Terminus indicator that is down when it finds a problem:
  * the stage option group resolved through the Stage field's metadata, the 'Primary Contact'
- * relationship type (with near matches when it is missing or disabled), and a contact's
+ * relationship type (with its near matches, always listed), and a contact's
  * relationships with direction problems flagged. They read the CRM live, past every cache,
  * because they exist to explain what the CRM holds now.
  */
 @Injectable()
 export class CrmDiagnosticsIndicator {
   private readonly groups: ExpectedGroup[];
+  /** The Stage field under the configured group's name, as health names it. */
+  private readonly stageField: string;
 
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly site: CrmSiteGateway,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.groups = expectedGroups(
-      config.crm?.customGroups ?? { activity: ACTIVITY_CUSTOM_GROUP, contact: CONTACT_CUSTOM_GROUP },
-    );
+    const names = config.crm?.customGroups ?? {
+      activity: ACTIVITY_CUSTOM_GROUP,
+      contact: CONTACT_CUSTOM_GROUP,
+    };
+    this.groups = expectedGroups(names);
+    this.stageField = `${names.activity}${ACTIVITY_STAGE_FIELD.slice(ACTIVITY_CUSTOM_GROUP.length)}`;
   }
 
   /** Both custom groups and every configured field, with near matches for what is missing. */
@@ -120,19 +125,19 @@ export class CrmDiagnosticsIndicator {
     const stageFieldName = ACTIVITY_STAGE_FIELD.slice(ACTIVITY_CUSTOM_GROUP.length + 1);
     const field = await this.site.customFieldWithOptionGroup(ACTIVITY_CUSTOM_GROUP, stageFieldName);
     const diagnostic: StageOptionsDiagnostic = {
-      field: ACTIVITY_STAGE_FIELD,
+      field: this.stageField,
       customFieldId: field ? asNumber(field['id']) : null,
       optionGroupId: field ? asNumber(field['option_group_id']) : null,
       optionGroup: field ? asText(field['option_group_id:name']) : null,
       stages: [],
       problems: [],
     };
-    if (!field) return withProblem(diagnostic, `The custom field ${ACTIVITY_STAGE_FIELD} does not exist.`);
+    if (!field) return withProblem(diagnostic, `The custom field ${this.stageField} does not exist.`);
     if (field['is_active'] === false) {
-      diagnostic.problems.push(`The custom field ${ACTIVITY_STAGE_FIELD} is disabled.`);
+      diagnostic.problems.push(`The custom field ${this.stageField} is disabled.`);
     }
     if (diagnostic.optionGroupId === null) {
-      return withProblem(diagnostic, `The custom field ${ACTIVITY_STAGE_FIELD} has no option group.`);
+      return withProblem(diagnostic, `The custom field ${this.stageField} has no option group.`);
     }
     const options = await this.site.activeOptions(diagnostic.optionGroupId);
     diagnostic.stages = rankStages(
@@ -154,11 +159,11 @@ export class CrmDiagnosticsIndicator {
     const problems = found
       ? typeProblems(found)
       : [`No relationship type is named '${FORM_CONTACT_RELATIONSHIP}'.`];
-    const needsAlternatives = !found || !found.is_active;
+    // Listed even when the type is found: two similar types are what leads staff to pick the wrong one.
     return {
       name: FORM_CONTACT_RELATIONSHIP,
       found,
-      nearMatches: needsAlternatives ? types.filter((type) => type !== found && isNearMatch(type)) : [],
+      nearMatches: types.filter((type) => type !== found && isNearMatch(type)),
       problems,
     };
   }

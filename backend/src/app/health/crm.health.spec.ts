@@ -51,7 +51,11 @@ describe('CrmHealthIndicator', () => {
   it.each<[CrmFailure, string]>([
     ['unreachable', 'The CRM could not be reached.'],
     ['timeout', 'The CRM did not answer in time.'],
-    ['unauthorized', "The CRM refused the service's credentials."],
+    // A 401 without CiviCRM's reason: the fix names what stands in front of CiviCRM.
+    [
+      'unauthorized',
+      "The CRM refused the service's credentials. Fix: something in front of CiviCRM refused the request (HTTP 401 without CiviCRM's reason): check CRM_BASIC_AUTH_USER and CRM_BASIC_AUTH_PASSWORD, and CRM_BASE_URL.",
+    ],
     ['failed', 'The CRM answered with an error.'],
     ['malformed', 'The CRM answered with something other than its API envelope.'],
   ])(

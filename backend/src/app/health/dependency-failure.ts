@@ -18,5 +18,9 @@ const CRM_MESSAGES: Record<DependencyFailure, string> = {
  */
 export function crmDown(error: unknown): DependencyDown {
   if (!(error instanceof CrmError)) throw error;
-  return { failure: error.failure, message: CRM_MESSAGES[error.failure] };
+  const fix = error.fix;
+  return {
+    failure: error.failure,
+    message: fix ? `${CRM_MESSAGES[error.failure]} Fix: ${fix}.` : CRM_MESSAGES[error.failure],
+  };
 }

@@ -9,6 +9,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { READS_THROTTLER } from '../rate-limit/reads-throttler.guard';
 import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
 import { CrmHealthIndicator } from './crm.health';
+import { DeploymentIndicator } from './deployment.health';
 import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
 import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
 import { DiagnosticsQuery } from './diagnostics.query';
@@ -17,8 +18,9 @@ import { RedisHealthIndicator } from './redis.health';
 
 /**
  * docs/decisions.md, "Health". `live`: the process answers (no CRM call, so a CRM outage never restarts it).
- * `ready`: the CRM (and Redis, when configured) answer, so a load balancer sends traffic only
- * to instances that can serve it. The bare route: the diagnostics of docs/product-rules.md, "Health", behind the admin key
+ * `ready`: the CRM (and Redis, when configured) answer and the deployment self-check found
+ * nothing that makes owner routes fail (health/deployment-check.ts), so a load balancer sends
+ * traffic only to instances that can serve it. The bare route: the diagnostics of docs/product-rules.md, "Health", behind the admin key
  * whenever a CRM is configured. Every answer is Terminus's body; 503 when something is down.
  * Probes are not counted against the read limit, so a load balancer never locks itself out;
  * `ready` has its own, far higher, per-address limit and shares one CRM probe between callers.
@@ -31,6 +33,7 @@ export class HealthController {
     private readonly crm: CrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly diagnostics: CrmDiagnosticsIndicator,
+    private readonly deployment: DeploymentIndicator,
   ) {}
 
   @Get('live')
@@ -45,7 +48,11 @@ export class HealthController {
   @UseGuards(ReadyProbeLimitGuard)
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.crm.sharedReachability(), ...this.redisCheck()]);
+    return this.health.check([
+      () => this.crm.sharedReachability(),
+      ...this.redisCheck(),
+      ...(this.deployment.enabled ? [() => this.deployment.ownersServable()] : []),
+    ]);
   }
 
   @Get()
@@ -55,6 +62,7 @@ export class HealthController {
     const { contactId } = query;
     return this.health.check([
       ...this.readinessChecks(),
+      ...(this.deployment.enabled ? [() => this.deployment.report()] : []),
       () => this.diagnostics.customGroups(),
       () => this.diagnostics.stageOptions(),
       () => this.diagnostics.primaryContactType(),

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { CrmDiagnosticsIndicator } from './crm-diagnostics.health';
+import { CrmSiteChecks } from '../crm/site-checks';
 import { CrmHealthIndicator } from './crm.health';
+import { DeploymentCheck } from './deployment-check';
+import { DeploymentIndicator } from './deployment.health';
 import { DiagnosticsAccessGuard } from './diagnostics-access.guard';
 import { HealthController } from './health.controller';
 import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
@@ -21,6 +24,10 @@ import { RedisHealthIndicator } from './redis.health';
     RedisHealthIndicator,
     DiagnosticsAccessGuard,
     ReadyProbeLimitGuard,
+    CrmSiteChecks,
+    DeploymentCheck,
+    DeploymentIndicator,
   ],
+  exports: [DeploymentCheck],
 })
 export class HealthModule {}

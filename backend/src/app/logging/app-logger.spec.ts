@@ -7,6 +7,7 @@ const REDIS_PASSWORD = 'redis-pass-9876';
 
 const config = loadAppConfig({
   NODE_ENV: 'production',
+  PUBLIC_BASE_URL: 'https://checkin.example.org',
   CRM_BASE_URL: 'https://crm.example.org',
   CRM_API_KEY: API_KEY,
   ADMIN_KEY: 'admin-key-0123456789abcdef',

@@ -6,10 +6,25 @@ use Civi\Api4\Generic\AbstractAction;
 use Civi\Api4\Generic\Result;
 
 /**
- * One row: this extension's version, CiviCRM's version and the time zone CiviCRM uses for
- * local date-times (activity_date_time has no offset on the wire).
+ * One row: this extension's version, CiviCRM's version, the time zone CiviCRM uses for local
+ * date-times (activity_date_time has no offset on the wire), and which of the permissions the
+ * service relies on the calling user holds (the service's start-up check names each one missing;
+ * CiviCRM answers reads it filters by ACL with fewer rows, never with a refusal).
  */
 class Info extends AbstractAction {
+
+  /** The permissions of docs/civicrm-setup.md, step 5, plus the optional one. */
+  private const PERMISSIONS = [
+    'authenticate with api key',
+    'access CiviCRM',
+    'edit all contacts',
+    'view all contacts',
+    'access all custom data',
+    'view all activities',
+    'delete activities',
+    'access uploaded files',
+    'administer CiviCRM',
+  ];
 
   public function _run(Result $result) {
     $info = \CRM_Extension_System::singleton()->getMapper()->keyToInfo('checkin_middleware');
@@ -19,6 +34,10 @@ class Info extends AbstractAction {
       // How CiviCRM itself decides: the CMS's zone for the calling user (on Standalone the
       // user's own time zone when set, else PHP's default zone).
       'timezone' => \CRM_Core_Config::singleton()->userSystem->getTimeZoneString(),
+      'permissions' => array_combine(
+        self::PERMISSIONS,
+        array_map(fn($permission) => (bool) \CRM_Core_Permission::check($permission), self::PERMISSIONS)
+      ),
     ];
   }
 

@@ -1357,8 +1357,31 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
       ['5.81', 'America/Chicago', '5.81.1'],
     ] as const)('answers CheckinMiddleware.info on %s', (civicrmVersion, timeZone, release) => {
       expect(make({ civicrmVersion, timeZone }).api4('CheckinMiddleware', 'info')).toEqual([
-        { extension_version: CHECKIN_EXTENSION_VERSION, civicrm_version: release, timezone: timeZone },
+        {
+          extension_version: CHECKIN_EXTENSION_VERSION,
+          civicrm_version: release,
+          timezone: timeZone,
+          // The administrator holds every permission the service asks about.
+          permissions: expect.objectContaining({ 'access uploaded files': true, 'administer CiviCRM': true }),
+        },
       ]);
+    });
+
+    it('reports which of the permissions the service relies on the caller holds', () => {
+      const [info] = make().api4(
+        'CheckinMiddleware',
+        'info',
+        {},
+        {
+          user: { contactId: null, permissions: ['access CiviCRM', 'edit all contacts'] },
+        },
+      );
+      expect(info?.['permissions']).toMatchObject({
+        'access CiviCRM': true,
+        'edit all contacts': true,
+        'access uploaded files': false,
+        'administer CiviCRM': false,
+      });
     });
 
     it('is an unknown API without the extension', () => {

@@ -9,6 +9,7 @@ import {
   Api4Error,
   type ApiUser,
   CHECKIN_EXTENSION_VERSION,
+  CHECKIN_INFO_PERMISSIONS,
   CIVICRM_RELEASES,
   type CallContext,
   type CiviCrmModelOptions,
@@ -98,6 +99,14 @@ export class CiviCrmModel implements FieldContext {
 
   get timeZone(): string {
     return this.store.timeZone;
+  }
+
+  /**
+   * Imitates an administrator changing the zone CiviCRM applies (on Standalone, the API user's
+   * own zone): stored wall-clock values stay as they are, as in CiviCRM.
+   */
+  setTimeZone(zone: string): void {
+    this.store.setTimeZone(zone);
   }
 
   now(): Date {
@@ -207,6 +216,9 @@ export class CiviCrmModel implements FieldContext {
             extension_version: CHECKIN_EXTENSION_VERSION,
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
+            permissions: Object.fromEntries(
+              CHECKIN_INFO_PERMISSIONS.map((permission) => [permission, this.store.hasPermission(permission)]),
+            ),
           },
         ];
       default:

@@ -23,7 +23,8 @@ export class ModelStore {
   baseUrl: string;
   readonly civicrmVersion: CiviCrmVersion;
   readonly extensionInstalled: boolean;
-  readonly timeZone: string;
+  /** The zone CiviCRM applies for the API user; a test may change it (setTimeZone). */
+  timeZone: string;
   state: ModelState;
   /** True while the seed runs: a site set up long ago, whose names predate munging. */
   seeding = false;
@@ -48,6 +49,12 @@ export class ModelStore {
 
   now(): Date {
     return this.clock();
+  }
+
+  /** Stored wall-clock values stay as they are when the zone changes, as in CiviCRM. */
+  setTimeZone(zone: string): void {
+    formatInZone(new Date(0), zone);
+    this.timeZone = zone;
   }
 
   /** "Now" as the CRM's wall clock reads it, `YYYY-MM-DD HH:MM:SS`. */

@@ -49,7 +49,20 @@ export const CIVICRM_RELEASES: Readonly<Record<CiviCrmVersion, string>> = {
 };
 
 /** The version the imitated CiviCRM extension reports (CheckinMiddleware.info). */
-export const CHECKIN_EXTENSION_VERSION = '1.0.0';
+export const CHECKIN_EXTENSION_VERSION = '1.1.0';
+
+/** The permissions `CheckinMiddleware.info` reports for the calling user (civicrm-extension/, Info.php). */
+export const CHECKIN_INFO_PERMISSIONS: readonly string[] = [
+  'authenticate with api key',
+  'access CiviCRM',
+  'edit all contacts',
+  'view all contacts',
+  'access all custom data',
+  'view all activities',
+  'delete activities',
+  'access uploaded files',
+  'administer CiviCRM',
+];
 
 /**
  * The permission Standalone's admin role holds: every permission, every ACL. API users and

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CRM_CLIENT, type CrmClient } from './crm-client';
+
+/**
+ * Reads the deployment self-check (health/deployment-check.ts) makes beyond CrmSiteGateway's:
+ * each is the smallest call of a kind an owner route makes, so a refusal here is the refusal
+ * that route would meet.
+ */
+@Injectable()
+export class CrmSiteChecks {
+  constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
+
+  /** One `File.get` row at most: uploads and staff file links need *access uploaded files*. */
+  async readFiles(): Promise<void> {
+    await this.crm.api4('File', 'get', { select: ['id'], limit: 1 });
+  }
+
+  /** One field of the given groups: on CiviCRM 5.x `CustomField.get` also needs *administer CiviCRM*. */
+  async readCustomFields(groupIds: readonly unknown[]): Promise<number> {
+    const rows = await this.crm.api4('CustomField', 'get', {
+      select: ['id'],
+      where: [['custom_group_id', 'IN', groupIds]],
+      limit: 1,
+    });
+    return rows.length;
+  }
+}

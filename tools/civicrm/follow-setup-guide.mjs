@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * Follows docs/civicrm-setup.md literally: extracts its shell blocks marked `<!-- guide:run -->`,
+ * in order, and runs them in one bash session (`set -euo pipefail`), after the block marked
+ * `<!-- guide:variables -->` with this script's values instead of the guide's examples.
+ *
+ *   node tools/civicrm/follow-setup-guide.mjs --print     the script it would run
+ *   node tools/civicrm/follow-setup-guide.mjs --run DIR   run it in DIR (a fresh copy of the repository)
+ *
+ * The values come from the environment, named as in the guide's step 0 with a GUIDE_ prefix:
+ * GUIDE_CIVICRM_URL, GUIDE_CIVICRM_ADMIN_KEY, GUIDE_CIVICRM_SITE_DIR, GUIDE_CHECKIN_URL,
+ * GUIDE_CHECKIN_PORT. The guide's blocks read nothing else.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const GUIDE = join(root, 'docs', 'civicrm-setup.md');
+
+const MARKER = /^<!-- guide:(run|variables) -->\s*$/;
+
+/**
+ * The marked blocks of a guide, in order: `{ kind: 'run' | 'variables', code, line }`. A marker
+ * must be followed (blank lines aside) by a ```sh block, or the guide is refused.
+ */
+export function extractBlocks(markdown) {
+  const lines = markdown.split('\n');
+  const blocks = [];
+  for (let index = 0; index < lines.length; index++) {
+    const marker = MARKER.exec(lines[index]);
+    if (!marker) continue;
+    let open = index + 1;
+    while (open < lines.length && lines[open].trim() === '') open++;
+    if (lines[open]?.trim() !== '```sh') {
+      throw new Error(
+        `docs/civicrm-setup.md line ${index + 1}: a guide marker must precede a \`\`\`sh block`,
+      );
+    }
+    const close = lines.findIndex((line, at) => at > open && line.trim() === '```');
+    if (close < 0) throw new Error(`docs/civicrm-setup.md line ${open + 1}: unclosed block`);
+    blocks.push({ kind: marker[1], code: lines.slice(open + 1, close).join('\n'), line: open + 1 });
+    index = close;
+  }
+  return blocks;
+}
+
+/** The names the variables block exports, in order. */
+export function variableNames(block) {
+  return [...block.code.matchAll(/^export (\w+)=/gm)].map((match) => match[1]);
+}
+
+/** One bash script: the guide's run blocks, with `values` in place of the variables block. */
+export function guideScript(markdown, values) {
+  const blocks = extractBlocks(markdown);
+  const variables = blocks.filter((block) => block.kind === 'variables');
+  if (variables.length !== 1) throw new Error('the guide needs exactly one guide:variables block');
+  const names = variableNames(variables[0]);
+  const missing = names.filter((name) => values[name] === undefined);
+  if (missing.length > 0)
+    throw new Error(`no value for ${missing.map((name) => `GUIDE_${name}`).join(', ')}`);
+  const parts = ['set -euo pipefail'];
+  for (const block of blocks) {
+    parts.push(`# docs/civicrm-setup.md, line ${block.line}`);
+    parts.push(
+      block.kind === 'variables'
+        ? names.map((name) => `export ${name}=${shellQuote(values[name])}`).join('\n')
+        : block.code,
+    );
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+function shellQuote(value) {
+  return `'${String(value).replace(/'/g, `'\\''`)}'`;
+}
+
+function valuesFromEnvironment(markdown) {
+  const [variables] = extractBlocks(markdown).filter((block) => block.kind === 'variables');
+  return Object.fromEntries(
+    variableNames(variables ?? { code: '' }).map((name) => [name, process.env[`GUIDE_${name}`]]),
+  );
+}
+
+function main(argv) {
+  const markdown = readFileSync(GUIDE, 'utf8');
+  if (argv[0] === '--print') {
+    const values = valuesFromEnvironment(markdown);
+    for (const name of Object.keys(values)) values[name] ??= `<GUIDE_${name}>`;
+    process.stdout.write(guideScript(markdown, values));
+    return 0;
+  }
+  if (argv[0] === '--run' && argv[1]) {
+    const script = guideScript(markdown, valuesFromEnvironment(markdown));
+    const run = spawnSync('bash', ['-c', script], { cwd: argv[1], stdio: 'inherit' });
+    return run.status ?? 1;
+  }
+  process.stderr.write('Usage: follow-setup-guide.mjs --print | --run <fresh copy of the repository>\n');
+  return 2;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exit(main(process.argv.slice(2)));
