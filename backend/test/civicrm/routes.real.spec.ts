@@ -21,7 +21,9 @@ import {
   seedCoop,
   serviceSettings,
   siteFromEnvironment,
+  TEST_FILE_LINK_KEY,
 } from './civicrm-site';
+import { signedFileLinks } from '../../src/app/staff-report/file-link-signature';
 import { linkOf, runContractScenarios, submit, upload } from './contract-scenarios';
 
 /**
@@ -45,6 +47,8 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
     service = await bootService(serviceSettings(real));
     coop = await seedCoop(crm, real.target);
     cookie = await logIn(real);
+    // The extension serves files only through links signed with the key the service holds.
+    await crm.api4('Setting', 'set', { values: { checkin_middleware_file_link_key: TEST_FILE_LINK_KEY } });
   });
 
   afterAll(async () => {
@@ -79,7 +83,21 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
       });
       expect(file.file_name).toBe(stored?.['file_name']);
       expect(file.file_name).not.toContain(' ');
-      const fetched = await download(`${real.url}/civicrm/checkin-file?id=${file.id}`, cookie);
+      // The route serves only files an organization or a check-in holds: attach it first.
+      await crm.api4('Contact', 'update', {
+        where: [['id', '=', coop.orgId]],
+        values: {
+          [crmNameOf(CONTACT_FIELDS.find((field) => field.type === 'file') as FieldConfig)]: file.id,
+        },
+      });
+      const link = signedFileLinks([file.id], {
+        baseUrl: real.url,
+        key: TEST_FILE_LINK_KEY,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      }).get(file.id);
+      const unsigned = await download(`${real.url}/civicrm/checkin-file?id=${file.id}`, cookie);
+      expect(unsigned.status).toBe(403);
+      const fetched = await download(String(link), cookie);
       expect(fetched.status).toBe(200);
       expect(fetched.bytes.equals(fixture(fixtureName))).toBe(true);
     }
