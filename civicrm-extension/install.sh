@@ -85,6 +85,8 @@ case "$changed:$before" in
   1:*'"status":"installed"'*)
     echo "flushing CiviCRM's caches for the updated code"
     call civicrm/ajax/api4/System/flush --data-urlencode 'params={}' >/dev/null
+    # Pending schema steps of the new code (CRM_CheckinMiddleware_Upgrader), as the Extensions page's "upgrade" does.
+    call civicrm/ajax/rest --data-urlencode "entity=Extension" --data-urlencode "action=upgrade" --data-urlencode "json={}" >/dev/null
     ;;
   *'"status":"installed"'*) ;;
   *) api3 install '{"keys":"checkin_middleware"}' ;;

@@ -139,7 +139,8 @@ describe('compression, precompressed static files and page preloads', () => {
     it('serves index.html compressed and uncached for the app routes, never the page-chunks list', async () => {
       const answer = await raw(service, '/report', { 'Accept-Encoding': 'br' });
       expect(answer.headers['content-encoding']).toBe('br');
-      expect(answer.headers['cache-control']).toBe('no-cache');
+      // The page carries the owner's link in its Link header: never kept by a shared cache.
+      expect(answer.headers['cache-control']).toBe('private, no-store');
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(decoded(answer)).toBe(INDEX_HTML);
       expect(decoded(await raw(service, '/page-chunks.json'))).toBe(INDEX_HTML);

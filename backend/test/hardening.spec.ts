@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import {
   createDemoModel,
   DEMO_CHECKSUM,
@@ -87,6 +88,76 @@ describe('production hardening (live mode against the CRM emulator)', () => {
       } finally {
         await https.close();
       }
+    });
+  });
+
+  describe('security headers on answers no route gives', () => {
+    function expectSecurityHeaders(headers: Headers): void {
+      expect({
+        csp: headers.get('content-security-policy'),
+        frame: headers.get('x-frame-options'),
+        sniff: headers.get('x-content-type-options'),
+        referrer: headers.get('referrer-policy'),
+        hsts: headers.get('strict-transport-security'),
+        cache: headers.get('cache-control'),
+      }).toEqual({
+        csp: EXPECTED_CSP,
+        frame: 'DENY',
+        sniff: 'nosniff',
+        referrer: 'no-referrer',
+        hsts: expect.stringMatching(/^max-age=\d+/),
+        cache: 'no-store',
+      });
+    }
+
+    /** Writes `raw` on a fresh connection and reads the answer's head until the service closes it. */
+    function rawHead(raw: string): Promise<Headers & { status: number }> {
+      const { hostname, port } = new URL(test.url);
+      return new Promise((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.write(raw));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('end', () => {
+          const [statusLine = '', ...lines] = (answer.split('\r\n\r\n')[0] ?? '').split('\r\n');
+          const headers = new Headers(
+            lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+          );
+          resolve(Object.assign(headers, { status: Number(statusLine.split(' ')[1]) }));
+        });
+      });
+    }
+
+    it.each([
+      ['a body that is not JSON', 400, { 'Content-Type': 'application/json' }, '{"cid": 102,'],
+      ['a body over 1 MB', 413, { 'Content-Type': 'application/json' }, `"${'x'.repeat(1_100_000)}"`],
+      [
+        'an unknown Content-Encoding',
+        415,
+        { 'Content-Type': 'application/json', 'Content-Encoding': 'compress' },
+        '{}',
+      ],
+    ])(
+      'sends them, and no-store, with the body parser’s refusal of %s',
+      async (_case, status, headers, body) => {
+        for (const path of ['/api/submit', '/']) {
+          const response = await fetch(`${test.url}${path}`, { method: 'POST', headers, body });
+          expect(response.status).toBe(status);
+          expectSecurityHeaders(response.headers);
+        }
+      },
+    );
+
+    it('sends them with the answers Node gives itself: 431 for huge headers, 400 for a malformed request', async () => {
+      const tooLarge = await rawHead(
+        `GET /api/health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(tooLarge.status).toBe(431);
+      expectSecurityHeaders(tooLarge);
+
+      const malformed = await rawHead('NOT A REQUEST\r\n\r\n');
+      expect(malformed.status).toBe(400);
+      expectSecurityHeaders(malformed);
     });
   });
 

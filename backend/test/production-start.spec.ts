@@ -97,6 +97,27 @@ describe('production without CRM settings', () => {
     expect(start.stderr).not.toContain('CRM_BASE_URL is required');
   });
 
+  it('refuses to start with the old .env.example placeholders, a weak key or a shared one, naming each setting', () => {
+    const start = spawnSync(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: {
+        ...bareProductionEnv,
+        CRM_BASE_URL: 'https://crm.example.org',
+        CRM_API_KEY: 'k',
+        STAFF_REPORT_KEY: '<a long random string>',
+        ADMIN_KEY: 'aaaaaaaaaaaaaaaa',
+        UPLOAD_RECEIPT_KEY: '<another long random string> for receipts',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(start.status).not.toBe(0);
+    expect(start.stderr).toContain('CRM_API_KEY must be at least 16 characters');
+    expect(start.stderr).toContain('STAFF_REPORT_KEY is a placeholder');
+    expect(start.stderr).toContain('ADMIN_KEY uses fewer than 8 different characters');
+    expect(start.stderr).toContain('UPLOAD_RECEIPT_KEY is a placeholder');
+  });
+
   it('stops the production build with a message naming them', () => {
     const build = buildBackend(bareProductionEnv);
     expect(build.status).not.toBe(0);

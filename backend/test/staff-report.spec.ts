@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import { FILE_LINK_TTL_SECONDS } from '../src/app/staff-report/file-link-signature';
 import type { FieldValue, FileValue, StaffFieldReport, StaffReportPayload } from '@checkin/contract';
 import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_TYPE_NAME } from '../src/app/crm/crm-names';
@@ -264,6 +266,41 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
       const payload = await payloadOf(await staffReport(test));
       expect(payload.crmBaseUrl).toBe(test.emulator.baseUrl);
       expect(payload.fileRouteTemplate).toBe(FILE_ROUTE);
+    });
+  });
+
+  describe('with FILE_LINK_KEY (the extension holds the same key)', () => {
+    const FILE_LINK_KEY = 'Qm7Rt2Vx9Lk4Wp8Zn3Bc6Hd1Fj5Gs0Ya';
+    let signing: TestApp;
+
+    beforeAll(async () => {
+      signing = await startTestApp({
+        env: { FILE_LINK_KEY },
+        emulator: { model: createDemoModel() },
+      });
+    });
+
+    afterAll(() => signing.close());
+
+    it("links every file through the extension's route, signed with an expiry, and asks the CRM for no URL", async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const payload = await payloadOf(await staffReport(signing));
+      expect(payload.fileUrlLookup).toBe('ok');
+      const files = fileValuesOf(payload);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const url = new URL(String(file.url));
+        expect(`${url.origin}${url.pathname}`).toBe(`${signing.emulator.baseUrl}/civicrm/checkin-file`);
+        expect(url.searchParams.get('id')).toBe(String(file.id));
+        const expires = Number(url.searchParams.get('expires'));
+        expect(expires).toBeGreaterThanOrEqual(before + FILE_LINK_TTL_SECONDS);
+        expect(expires).toBeLessThanOrEqual(before + FILE_LINK_TTL_SECONDS + 60);
+        expect(url.searchParams.get('signature')).toBe(
+          createHmac('sha256', FILE_LINK_KEY).update(`checkin-file:${file.id}:${expires}`).digest('hex'),
+        );
+      }
+      expect(v3Calls(signing)).toEqual([]);
+      expect(signing.emulator.callsTo('File', 'get')).toEqual([]);
     });
   });
 

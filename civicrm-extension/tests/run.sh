@@ -9,6 +9,7 @@
 #   CIVICRM_ADMIN_PASS   its password (required)
 #   CIVICRM_EXPECT_TIMEZONE  optional: the zone CheckinMiddleware.info must answer (e.g. America/Chicago)
 #
+# The run sets the extension's file link key (checkin_middleware_file_link_key) to a test value.
 # Installs the extension (idempotent), then checks uploads, the file route, the cleanup job, the
 # setting and the info action. It runs the cleanup job with age_hours=0, which removes every
 # unattached upload of the service on that site: use a test site. Prints "N passed, N failed".
@@ -63,12 +64,22 @@ upload() {
   api4 File create "$(cat "$WORK/params.json")" "$@"
 }
 
-# fetch <id> [cookie jar]: GET the extension's file route; sets STATUS, saves headers and body.
+# sign <id> [expires]: the service's signature of a file link (HMAC-SHA256 with FILE_LINK_KEY).
+FILE_LINK_KEY=checkin-ext-test-file-link-key-0123456789abcdef
+sign() {
+  printf 'checkin-file:%s:%s' "$1" "$2" | openssl dgst -sha256 -hmac "$FILE_LINK_KEY" | awk '{print $NF}'
+}
+# fetch <id> [cookie jar] [query]: GET the extension's file route, by default through a link the
+# service would sign (an hour ahead); sets STATUS, saves headers and body.
 fetch() {
-  local jar=()
+  local jar=() query=${3:-}
   [ -n "${2:-}" ] && jar=(-b "$2")
+  if [ -z "$query" ]; then
+    local expires=$(($(date +%s) + 3600))
+    query="id=$1&expires=$expires&signature=$(sign "$1" "$expires")"
+  fi
   STATUS=$(curl -sS -m 60 "${jar[@]}" -D "$WORK/headers" -o "$WORK/body" -w '%{http_code}' \
-    "$URL/civicrm/checkin-file?id=$1")
+    "$URL/civicrm/checkin-file?$query")
 }
 header() { grep -i "^$1:" "$WORK/headers" | head -n 1 | cut -d: -f2- | tr -d '\r' | sed 's/^ *//'; }
 
@@ -107,6 +118,21 @@ if [ -n "${CIVICRM_EXPECT_TIMEZONE:-}" ]; then
 fi
 CIVI_MAJOR=${CIVI_VERSION%%.*}
 
+# --- file links: the signing key, and a File field on organizations that holds the fixtures ---
+api4 Setting set "{\"values\":{\"checkin_middleware_file_link_key\":\"$FILE_LINK_KEY\"}}"
+DETAIL="HTTP $STATUS ${BODY:0:200}"
+check "setting checkin_middleware_file_link_key is set" test "$STATUS" = 200
+api4 CustomGroup get '{"select":["id"],"where":[["name","=","Checkin_ext_org"]]}'
+if [ "$(jq '.values | length' <<<"$BODY")" = 0 ]; then
+  api4 CustomGroup create '{"values":{"name":"Checkin_ext_org","title":"Check-in extension test (organization)","extends":"Organization","style":"Inline"}}'
+  api4 CustomField create '{"values":{"custom_group_id:name":"Checkin_ext_org","name":"Document","label":"Document","data_type":"File","html_type":"File"}}'
+fi
+# org_holding <file id>: a new organization holding the file in its File field; sets ORG_ID.
+org_holding() {
+  api4 Contact create "{\"values\":{\"contact_type\":\"Organization\",\"organization_name\":\"Ext test co-op $1\",\"Checkin_ext_org.Document\":$1}}"
+  ORG_ID=$(jq -r '.values[0].id // empty' <<<"$BODY")
+}
+
 # --- marked uploads store the decoded bytes -------------------------------------------------
 upload "$WORK/study.pdf" 'market study.pdf' application/pdf "${MARK[@]}"
 PDF_ID=$(jq -r '.values[0].id // empty' <<<"$BODY" 2>/dev/null)
@@ -134,6 +160,32 @@ api4 File create '{"values":{"file_name":"x.pdf","mime_type":"application/pdf","
 DETAIL="HTTP $STATUS"
 check "an encoding other than base64 is an API error" test "$STATUS" -ge 400
 
+# --- a marked File.create never writes where the caller chose --------------------------------
+api4 File get "{\"select\":[\"uri\"],\"where\":[[\"id\",\"=\",$PNG_ID]]}"
+PNG_URI=$(jq -r '.values[0].uri // empty' <<<"$BODY")
+api4 File create "{\"values\":{\"file_name\":\"x.pdf\",\"mime_type\":\"application/pdf\",\"uri\":\"$PNG_URI\",\"content\":\"JVBERi0=\"}}" "${MARK[@]}"
+DETAIL="HTTP $STATUS ${BODY:0:200}"
+check "a marked File.create naming an existing file's uri is refused" \
+  eval '[ "$STATUS" -ge 400 ] && grep -q "refused: uri" <<<"$BODY"'
+api4 File create '{"values":{"file_name":".htaccess","mime_type":"text/plain","uri":".htaccess","content":"RGVueSBmcm9tIGFsbA=="}}' "${MARK[@]}"
+DETAIL="HTTP $STATUS ${BODY:0:200}"
+check "a marked File.create with uri .htaccess is refused" test "$STATUS" -ge 400
+api4 File create '{"values":{"file_name":".htaccess","mime_type":"text/plain","content":"RGVueSBmcm9tIGFsbA=="}}' "${MARK[@]}"
+DETAIL="HTTP $STATUS ${BODY:0:200}"
+check "a marked File.create named .htaccess (a dot-name) is refused" test "$STATUS" -ge 400
+for extra in '"is_public":true' '"description":"x"' '"move_file":"/etc/passwd"' '"created_id":1'; do
+  api4 File create "{\"values\":{\"file_name\":\"x.pdf\",\"mime_type\":\"application/pdf\",\"content\":\"JVBERi0=\",$extra}}" "${MARK[@]}"
+  DETAIL="HTTP $STATUS ${BODY:0:200}"
+  check "a marked File.create with ${extra%%:*} is refused" test "$STATUS" -ge 400
+done
+upload "$WORK/study.pdf" 'market study.pdf' application/pdf "${MARK[@]}"
+SAME_NAME_URI=$(jq -r '.values[0].uri // empty' <<<"$BODY")
+SAME_NAME_ID=$(jq -r '.values[0].id // empty' <<<"$BODY")
+api4 File get "{\"select\":[\"uri\"],\"where\":[[\"id\",\"=\",$PDF_ID]]}"
+DETAIL="first $(jq -r '.values[0].uri' <<<"$BODY"), second $SAME_NAME_URI"
+check "two marked uploads of the same name get different stored names" \
+  eval '[ -n "$SAME_NAME_URI" ] && [ "$SAME_NAME_URI" != "$(jq -r ".values[0].uri" <<<"$BODY")" ]'
+
 # --- unmarked uploads keep stock behaviour ---------------------------------------------------
 upload "$WORK/study.pdf" 'plain upload.pdf' application/pdf
 PLAIN_ID=$(jq -r '.values[0].id // empty' <<<"$BODY" 2>/dev/null)
@@ -142,6 +194,10 @@ check "unmarked upload is created without the extension's flag" \
   jq -e '(.values[0].id | type == "number") and (.values[0] | has("checkin_content_decoded") | not)' <<<"$BODY"
 
 # --- the file route -------------------------------------------------------------------------
+org_holding "$PDF_ID"; PDF_ORG=$ORG_ID
+org_holding "$PNG_ID"
+org_holding "$PLAIN_ID"
+UNATTACHED_ID=$SAME_NAME_ID
 fetch "$PDF_ID"
 DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
 check "route refuses a visitor who is not logged in (403 JSON)" \
@@ -182,17 +238,6 @@ else
   check "unmarked upload on $CIVI_VERSION has no content (stock)" \
     eval '[ "$STATUS" = 404 ] && jq -e ".code == \"FILE_CONTENT_MISSING\"" "$WORK/body" >/dev/null'
 fi
-if [ "$CIVI_MAJOR" -ge 6 ]; then
-  # 6.x keeps public files in another directory (is_public): the bytes must land where core reads them.
-  jq -n --rawfile c <(base64 -w0 "$WORK/dot.png") \
-    '{values: {file_name: "public dot.png", mime_type: "image/png", is_public: true, content: $c}}' >"$WORK/params.json"
-  api4 File create "$(cat "$WORK/params.json")" "${MARK[@]}"
-  PUBLIC_ID=$(jq -r '.values[0].id // empty' <<<"$BODY" 2>/dev/null)
-  fetch "${PUBLIC_ID:-0}" "$JAR"
-  DETAIL="HTTP $STATUS"
-  check "a marked public upload (is_public, 6.x) is served with its exact bytes" \
-    eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/dot.png"'
-fi
 fetch 2147483000 "$JAR"
 DETAIL="HTTP $STATUS"
 check "route answers 404 JSON for an unknown id" \
@@ -201,6 +246,27 @@ fetch "1%20OR%201" "$JAR"
 DETAIL="HTTP $STATUS"
 check "route answers 400 JSON for a malformed id" \
   eval '[ "$STATUS" = 400 ] && jq -e ".code == \"BAD_FILE_ID\"" "$WORK/body" >/dev/null'
+
+# --- only signed, unexpired links to check-in files ---------------------------------------------
+fetch "$PDF_ID" "$JAR" "id=$PDF_ID"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "route refuses an unsigned link, even to an administrator (403 LINK_NOT_SIGNED)" \
+  eval '[ "$STATUS" = 403 ] && jq -e ".code == \"LINK_NOT_SIGNED\"" "$WORK/body" >/dev/null'
+EXP=$(($(date +%s) + 3600))
+fetch "$PNG_ID" "$JAR" "id=$PNG_ID&expires=$EXP&signature=$(sign "$PDF_ID" "$EXP")"
+DETAIL="HTTP $STATUS"
+check "route refuses another file's signature" test "$STATUS" = 403
+fetch "$PDF_ID" "$JAR" "id=$PDF_ID&expires=$((EXP + 1))&signature=$(sign "$PDF_ID" "$EXP")"
+DETAIL="HTTP $STATUS"
+check "route refuses a link whose expiry was changed" test "$STATUS" = 403
+PAST=$(($(date +%s) - 60))
+fetch "$PDF_ID" "$JAR" "id=$PDF_ID&expires=$PAST&signature=$(sign "$PDF_ID" "$PAST")"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "route refuses an expired link (403 LINK_EXPIRED)" \
+  eval '[ "$STATUS" = 403 ] && jq -e ".code == \"LINK_EXPIRED\"" "$WORK/body" >/dev/null'
+fetch "$UNATTACHED_ID" "$JAR"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "route refuses a file no organization or activity holds, signed or not (404)" test "$STATUS" = 404
 
 # --- a user without "access uploaded files" (Standalone users and roles) -------------------------
 # Its role holds only what an API user needs to call the API: "access AJAX API" and
@@ -233,6 +299,15 @@ DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
 check "route refuses a logged-in user without \"access uploaded files\" (403 JSON)" \
   eval '[ "$STATUS" = 403 ] && jq -e ".code == \"PERMISSION_DENIED\"" "$WORK/body" >/dev/null'
 
+api4 Role update "{\"values\":{\"permissions\":[\"access AJAX API\",\"authenticate with api key\",\"access CiviCRM\",\"access uploaded files\"]},\"where\":[[\"id\",\"=\",$ROLE_ID]]}"
+LJAR2=$WORK/limited-cookies-2
+login "$LJAR2" "$LIMITED_USER" "$LIMITED_PASS"
+fetch "$PDF_ID" "$LJAR2"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "route refuses a user holding \"access uploaded files\" who may not see the owning organization (403)" \
+  eval '[ "$STATUS" = 403 ] && jq -e ".code == \"CONTACT_NOT_ALLOWED\"" "$WORK/body" >/dev/null'
+api4 Role update "{\"values\":{\"permissions\":$LIMITED_PERMS},\"where\":[[\"id\",\"=\",$ROLE_ID]]}"
+
 limited_info() {
   STATUS=$(curl -sS -m 60 -o "$WORK/body" -w '%{http_code}' -X POST "$URL/civicrm/ajax/api4/CheckinMiddleware/info" \
     -H "X-Civi-Auth: Bearer $LIMITED_KEY" -H 'X-Requested-With: XMLHttpRequest')
@@ -259,11 +334,6 @@ check "the cleanup job is a daily scheduled job" \
 
 # Fixtures: A unattached service upload, B service upload in a File custom field, C service
 # upload attached through civicrm_entity_file, D unmarked upload.
-api4 CustomGroup get '{"select":["id"],"where":[["name","=","Checkin_ext_test"]]}'
-if [ "$(jq '.values | length' <<<"$BODY")" = 0 ]; then
-  api4 CustomGroup create '{"values":{"name":"Checkin_ext_test","title":"Check-in extension test","extends":"Contact","style":"Inline"}}'
-  api4 CustomField create '{"values":{"custom_group_id:name":"Checkin_ext_test","name":"Document","label":"Document","data_type":"File","html_type":"File"}}'
-fi
 # A is uploaded while the admin's own time zone is 11 hours behind UTC: CiviCRM then sets the
 # database session to that offset, and an upload time kept in that clock would look 11 hours old
 # to a job run in UTC. The admin's zone is restored right after.
@@ -284,10 +354,10 @@ upload "$WORK/dot.png" 'c.png' image/png "${MARK[@]}"
 C_ID=$(jq -r '.values[0].id' <<<"$BODY")
 upload "$WORK/study.pdf" 'd.pdf' application/pdf
 D_ID=$(jq -r '.values[0].id' <<<"$BODY")
-api4 Contact create "{\"values\":{\"contact_type\":\"Individual\",\"first_name\":\"Ext\",\"last_name\":\"Test\",\"Checkin_ext_test.Document\":$B_ID}}"
+api4 Contact create "{\"values\":{\"contact_type\":\"Organization\",\"organization_name\":\"Ext test B\",\"Checkin_ext_org.Document\":$B_ID}}"
 CONTACT_ID=$(jq -r '.values[0].id' <<<"$BODY")
 DETAIL="HTTP $STATUS ${BODY:0:200}"
-check "fixture: a contact holds B in a File field" test "$STATUS" = 200
+check "fixture: an organization holds B in a File field" test "$STATUS" = 200
 api4 EntityFile create "{\"values\":{\"entity_table\":\"civicrm_contact\",\"entity_id\":$CONTACT_ID,\"file_id\":$C_ID}}"
 DETAIL="HTTP $STATUS ${BODY:0:200}"
 check "fixture: C is attached through civicrm_entity_file" test "$STATUS" = 200
@@ -309,7 +379,7 @@ DETAIL="$BODY"
 check "job with age_hours=0 removes the old unattached service upload and answers the count" \
   jq -e --argjson a "$A_ID" '.is_error == 0 and .removed == (.values | length) and ([.values[] | tonumber] | index($a) != null)' <<<"$BODY"
 check "... and none of the attached or unmarked ones" \
-  jq -e --argjson b "$B_ID" --argjson c "$C_ID" --argjson d "$D_ID" --argjson p "$PDF_ID" \
+  jq -e --argjson b "$B_ID" --argjson c "$C_ID" --argjson d "$D_ID" --argjson p "$UNATTACHED_ID" \
   '[.values[] | tonumber] as $r | ($r | index($b)) == null and ($r | index($c)) == null and ($r | index($d)) == null and ($r | index($p)) != null' <<<"$BODY"
 api4 File get "{\"select\":[\"id\"],\"where\":[[\"id\",\"IN\",[$A_ID,$B_ID,$C_ID,$D_ID]]]}"
 DETAIL="$BODY"
@@ -322,6 +392,34 @@ fetch "$B_ID" "$JAR"
 DETAIL="HTTP $STATUS"
 check "the attached file B still downloads its exact bytes" \
   eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/study.pdf"'
+
+# A recorded upload re-pointed at another file (APIv3 File.create {id, uri} works on both
+# versions): the job removes the row but never the other file's bytes.
+upload "$WORK/study.pdf" 'victim.pdf' application/pdf "${MARK[@]}"
+VICTIM_ID=$(jq -r '.values[0].id' <<<"$BODY")
+VICTIM_URI=$(jq -r '.values[0].uri' <<<"$BODY")
+api4 Contact create "{\"values\":{\"contact_type\":\"Organization\",\"organization_name\":\"Ext test victim\",\"Checkin_ext_org.Document\":$VICTIM_ID}}"
+VICTIM_CONTACT=$(jq -r '.values[0].id' <<<"$BODY")
+upload "$WORK/dot.png" 'attacker.png' image/png "${MARK[@]}"
+REPOINTED_ID=$(jq -r '.values[0].id' <<<"$BODY")
+REPOINTED_URI=$(jq -r '.values[0].uri' <<<"$BODY")
+api3 File create "{\"id\":$REPOINTED_ID,\"uri\":\"$VICTIM_URI\"}"
+api4 File get "{\"select\":[\"uri\"],\"where\":[[\"id\",\"=\",$REPOINTED_ID]]}"
+DETAIL="$BODY"
+check "fixture: APIv3 File.create re-points a recorded upload at another file" \
+  jq -e --arg u "$VICTIM_URI" '.values[0].uri == $u' <<<"$BODY"
+api3 Job checkin_cleanup_files '{"age_hours":0}'
+DETAIL="$BODY"
+check "the job removes the re-pointed upload's row" \
+  jq -e --argjson r "$REPOINTED_ID" '.is_error == 0 and ([.values[] | tonumber] | index($r) != null)' <<<"$BODY"
+fetch "$VICTIM_ID" "$JAR"
+DETAIL="HTTP $STATUS"
+check "... and the file it pointed at still downloads its exact bytes" \
+  eval '[ "$STATUS" = 200 ] && cmp -s "$WORK/body" "$WORK/study.pdf"'
+DETAIL="$REPOINTED_URI"
+check "... while the bytes the upload itself wrote are gone" \
+  eval '[ -n "$REPOINTED_URI" ] && [ -z "$(find "$CIVICRM_SITE" -name "$REPOINTED_URI" -print -quit)" ]'
+api4 Contact delete "{\"where\":[[\"id\",\"=\",$VICTIM_CONTACT]],\"useTrash\":false}"
 
 # --- the scheduled run, as cron does it, with the setting at 0 days ------------------------------
 api4 Setting set '{"values":{"checkin_middleware_unattached_file_days":0}}'

@@ -41,7 +41,8 @@ export async function createApp(
 
 /** Middleware order matters: the request id first, so even a refused body is logged with one. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  answerClientErrors(app.getHttpServer() as Server);
+  const headers = securityHeaders(config);
+  answerClientErrors(app.getHttpServer() as Server, headerLinesOf(headers));
   app.disable('x-powered-by');
   // API answers are no-store, so a validator is never used; Express would hash every body for one.
   // Static files keep theirs (static-files/ sets a strong ETag per coding).
@@ -49,10 +50,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
   app.use(requestLogging({ logRequests: config.logRequests }));
+  // Headers before the body parser: its refusals (400, 413, 415) are answers like any other.
+  app.use(headers);
+  app.use('/api', noStore);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.use(answerBodyErrors);
-  app.use(securityHeaders(config));
-  app.use('/api', noStore);
   app.use('/api', compressAnswers());
   // The built front end, before Nest's router; /api goes on to the router.
   app.use(staticSite(config.frontendDist));
@@ -63,6 +65,23 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   );
   // On SIGTERM: stop accepting connections, let in-flight requests finish, close Redis, exit 0.
   app.enableShutdownHooks([], { useProcessExit: true });
+}
+
+/**
+ * The security headers as raw header lines, for the answers written straight to the socket
+ * (answerClientErrors): the same middleware, run once against a response that only records.
+ */
+function headerLinesOf(
+  middleware: (request: Request, response: Response, next: NextFunction) => void,
+): string {
+  const recorded = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) =>
+      recorded.set(name, Array.isArray(value) ? value.join(', ') : String(value)),
+    removeHeader: (name: string) => recorded.delete(name),
+  };
+  middleware({} as Request, recorder as unknown as Response, () => undefined);
+  return [...recorded].map(([name, value]) => `${name}: ${value}\r\n`).join('');
 }
 
 function securityHeaders(config: AppConfig) {
@@ -94,7 +113,7 @@ const MALFORMED_REQUEST: [number, ErrorCode, string] = [400, 'BAD_REQUEST', 'The
  * never reaches Express: Node answers it with an empty body. This answers it like every other
  * error, then closes the connection, as Node does.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, securityHeaderLines = ''): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -106,6 +125,7 @@ export function answerClientErrors(server: Server): void {
       `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? ''}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        securityHeaderLines +
         'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +
         body,
     );
@@ -120,6 +140,8 @@ const bodyErrorFilter = new GlobalExceptionFilter();
  * every error under /api into a 404.
  */
 function answerBodyErrors(error: unknown, request: Request, response: Response, next: NextFunction): void {
+  // Outside /api too (a JSON body posted to a page address): an error answer is never stored.
+  response.setHeader('Cache-Control', 'no-store');
   bodyErrorFilter.catch(error, new ExecutionContextHost([request, response, next]));
 }
 

@@ -44,6 +44,9 @@ export function siteFromEnvironment(env: NodeJS.ProcessEnv = process.env): CiviC
 }
 
 /** The settings that point the service at the site. */
+/** The key the service signs staff file links with; routes.real.spec.ts gives the extension the same. */
+export const TEST_FILE_LINK_KEY = 'real-suite-file-link-key-Qm7Rt2Vx9Lk4Wp8Z';
+
 export function serviceSettings(site: CiviCrmSite): Record<string, string> {
   return {
     CRM_BASE_URL: site.url,
@@ -52,6 +55,7 @@ export function serviceSettings(site: CiviCrmSite): Record<string, string> {
     CRM_ACTIVITY_CUSTOM_GROUP: site.groups.activity,
     CRM_CONTACT_CUSTOM_GROUP: site.groups.contact,
     CRM_FILE_ROUTE: '/civicrm/checkin-file?id={id}',
+    FILE_LINK_KEY: TEST_FILE_LINK_KEY,
     RATE_LIMIT_READS_PER_MINUTE: '10000',
     RATE_LIMIT_SUBMITS_PER_MINUTE: '1000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000',

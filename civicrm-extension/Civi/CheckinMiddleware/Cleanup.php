@@ -11,6 +11,11 @@ class Cleanup {
   public const SETTING = 'checkin_middleware_unattached_file_days';
 
   /**
+   * Deletes only what the extension wrote: the file row goes when it is an old, unattached
+   * upload of the service; the bytes deleted are those written under the name recorded at upload,
+   * and only when no file row uses that name any more. A row re-pointed elsewhere (APIv3
+   * File.create with id and uri) never takes the other file's bytes with it.
+   *
    * @param float $ageHours only uploads at least this old are removed
    * @return int[] ids of the files removed
    */
@@ -21,7 +26,7 @@ class Cleanup {
     $unreferenced = self::unreferencedCondition();
     $ageSeconds = (int) round($ageHours * 3600);
     $candidates = \CRM_Core_DAO::executeQuery(
-      'SELECT u.file_id, f.* FROM `' . Uploads::TABLE . '` u
+      'SELECT u.file_id, u.uri AS recorded_uri, f.* FROM `' . Uploads::TABLE . '` u
         JOIN civicrm_file f ON f.id = u.file_id
         WHERE u.uploaded_at <= UTC_TIMESTAMP() - INTERVAL %1 SECOND AND ' . $unreferenced . '
         ORDER BY u.file_id',
@@ -42,7 +47,22 @@ class Cleanup {
         continue;
       }
       $removed[] = $fileId;
-      $path = Uploads::path($file['uri'], !empty($file['is_public']));
+      $recorded = $file['recorded_uri'] ?? NULL;
+      if ($file['uri'] !== $recorded) {
+        // Re-pointed since the upload: the file it names now is someone else's and stays.
+        \Civi::log()->warning('checkin_middleware: file {id} pointed at {uri}, not at the name its upload was written under; that file was left alone', [
+          'id' => $fileId,
+          'uri' => $file['uri'],
+        ]);
+      }
+      if (!is_string($recorded) || $recorded === '') {
+        continue;
+      }
+      $stillUsed = \CRM_Core_DAO::singleValueQuery('SELECT COUNT(*) FROM civicrm_file WHERE uri = %1', [1 => [$recorded, 'String']]);
+      if ((int) $stillUsed > 0) {
+        continue;
+      }
+      $path = Uploads::path($recorded, !empty($file['is_public']));
       if ($path !== NULL && is_file($path) && !unlink($path)) {
         \Civi::log()->warning('checkin_middleware: removed file {id} from the database but could not delete {path}', [
           'id' => $fileId,

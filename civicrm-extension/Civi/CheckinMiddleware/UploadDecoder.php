@@ -22,6 +22,9 @@ class UploadDecoder extends AutoSubscriber {
 
   public const HEADER = 'X-Checkin-Content-Encoding';
 
+  /** The values the service's File.create sends (backend/src/app/crm/file-create-form.ts). */
+  public const ACCEPTED_VALUES = ['file_name', 'mime_type', 'content'];
+
   /**
    * Decoded bytes of the marked calls under way, by action object, between prepare and respond.
    *
@@ -65,17 +68,27 @@ class UploadDecoder extends AutoSubscriber {
       throw new \CRM_Core_Exception(self::HEADER . ' must be "base64"');
     }
     $values = $request->getValues();
-    if (!empty($values['id'])) {
-      // create with an id updates: the decoded bytes would overwrite another file's content.
-      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' creates a new file; it cannot take an id');
+    // Only what the service sends: a caller may not choose where the bytes go (uri), which row
+    // they replace (id), or anything core would act on (is_public, move_file, ...).
+    $unexpected = array_diff(array_keys($values), self::ACCEPTED_VALUES);
+    if ($unexpected) {
+      sort($unexpected);
+      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' takes only ' . implode(', ', self::ACCEPTED_VALUES) . '; refused: ' . implode(', ', $unexpected));
+    }
+    if (!empty($request->getChain())) {
+      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' cannot chain other calls');
     }
     $content = $values['content'] ?? NULL;
     if (!is_string($content)) {
       throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' needs the base64 content in values.content');
     }
     $fileName = $values['file_name'] ?? NULL;
-    if (!is_string($fileName) || $fileName === '' || $fileName !== basename($fileName) || preg_match(':[/\\\\]:', $fileName)) {
-      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' needs a plain file_name');
+    if (!is_string($fileName) || !Uploads::isPlainFileName($fileName)) {
+      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' needs a plain file_name (no folder, not starting with a dot)');
+    }
+    $mimeType = $values['mime_type'] ?? NULL;
+    if (!is_string($mimeType) || !preg_match('#^[\w.+-]+/[\w.+-]+$#', $mimeType)) {
+      throw new \CRM_Core_Exception('A File.create marked with ' . self::HEADER . ' needs a mime_type like application/pdf');
     }
     $bytes = Uploads::decodeBase64($content);
     if ($bytes === NULL) {
@@ -109,39 +122,31 @@ class UploadDecoder extends AutoSubscriber {
   }
 
   /**
-   * Writes the bytes for the file row core just created and records it as the service's upload.
-   * On 6.x core has named the file (uri) from file_name; 5.81 has no such field, so the uri is
-   * set here with the same naming scheme.
+   * Writes the bytes for the file row core just created, under a name made here and created
+   * exclusively: whatever uri core (6.x) or anything else put on the row, the bytes never land in
+   * an existing file. The row then points at that name, and the name is recorded as this
+   * upload's own (the cleanup job deletes no other).
    *
    * @return array the fields to put into the answer row
    */
   private function store(int $fileId, string $fileName, string $bytes): array {
+    $path = NULL;
     try {
-      // SELECT *: is_public (6.x only) decides the directory, as it does for core's reads.
-      $saved = \CRM_Core_DAO::executeQuery('SELECT * FROM civicrm_file WHERE id = %1', [1 => [$fileId, 'Positive']])->fetchAll()[0] ?? [];
-      $uri = $saved['uri'] ?? NULL;
-      $uriIsNew = !is_string($uri) || $uri === '';
-      if ($uriIsNew) {
-        $uri = Uploads::makeUri($fileName);
-      }
-      $path = Uploads::path($uri, !empty($saved['is_public']));
-      if ($path === NULL) {
-        throw new \CRM_Core_Exception('File.create stored an unusable file name');
-      }
+      [$uri, $path] = Uploads::createFreshFile($fileName);
       if (file_put_contents($path, $bytes) !== strlen($bytes)) {
         throw new \CRM_Core_Exception('The upload could not be written to the file upload directory');
       }
-      if ($uriIsNew) {
-        \CRM_Core_DAO::executeQuery('UPDATE civicrm_file SET uri = %1 WHERE id = %2', [
-          1 => [$uri, 'String'],
-          2 => [$fileId, 'Positive'],
-        ]);
-      }
-      Uploads::record($fileId);
+      // is_public = 0 where the column exists (6.x): the bytes are in the private upload folder.
+      $hasIsPublic = array_key_exists('is_public', \CRM_Core_DAO::executeQuery('SELECT * FROM civicrm_file WHERE id = %1', [1 => [$fileId, 'Positive']])->fetchAll()[0] ?? []);
+      \CRM_Core_DAO::executeQuery('UPDATE civicrm_file SET uri = %1' . ($hasIsPublic ? ', is_public = 0' : '') . ' WHERE id = %2', [
+        1 => [$uri, 'String'],
+        2 => [$fileId, 'Positive'],
+      ]);
+      Uploads::record($fileId, $uri);
     }
     catch (\Throwable $e) {
       // Leave nothing behind: a row with no (or undecoded) content is what this extension exists to prevent.
-      if (isset($path) && is_string($path) && file_exists($path)) {
+      if (is_string($path) && file_exists($path)) {
         unlink($path);
       }
       \CRM_Core_DAO::executeQuery('DELETE FROM civicrm_file WHERE id = %1', [1 => [$fileId, 'Positive']]);

@@ -61,12 +61,50 @@ class Uploads {
     return rtrim($dir, '/\\') . DIRECTORY_SEPARATOR . $uri;
   }
 
-  public static function record(int $fileId): void {
+  /**
+   * Records a file row as the service's upload, with the name its bytes were written under: the
+   * cleanup job deletes those bytes only while the row still points there.
+   */
+  public static function record(int $fileId, string $uri): void {
     \CRM_Core_DAO::executeQuery(
-      'INSERT INTO `' . self::TABLE . '` (file_id, uploaded_at) VALUES (%1, UTC_TIMESTAMP())
-        ON DUPLICATE KEY UPDATE uploaded_at = uploaded_at',
-      [1 => [$fileId, 'Positive']]
+      'INSERT INTO `' . self::TABLE . '` (file_id, uri, uploaded_at) VALUES (%1, %2, UTC_TIMESTAMP())',
+      [1 => [$fileId, 'Positive'], 2 => [$uri, 'String']]
     );
+  }
+
+  /**
+   * A name a caller may give an upload: no folder, no control character, and not a dot-name
+   * (`.htaccess`, `..`), which web servers treat as configuration or hide.
+   */
+  public static function isPlainFileName(string $fileName): bool {
+    return $fileName !== ''
+      && strlen($fileName) <= 255
+      && $fileName === basename($fileName)
+      && !preg_match(':[/\\\\\x00-\x1f\x7f]:', $fileName)
+      && $fileName[0] !== '.';
+  }
+
+  /**
+   * Creates an empty file under a fresh name (CiviCRM's scheme, random hash) in the private
+   * upload folder, failing rather than opening a file that exists.
+   *
+   * @return array{0: string, 1: string} the uri and the absolute path
+   */
+  public static function createFreshFile(string $fileName): array {
+    for ($attempt = 0; $attempt < 5; $attempt++) {
+      $uri = self::makeUri($fileName);
+      $path = self::path($uri);
+      if ($path === NULL || $uri[0] === '.') {
+        throw new \CRM_Core_Exception('The file name cannot be stored');
+      }
+      // 'x': create, and fail if the name exists (no overwrite, no following a planted link).
+      $handle = @fopen($path, 'x');
+      if ($handle !== FALSE) {
+        fclose($handle);
+        return [$uri, $path];
+      }
+    }
+    throw new \CRM_Core_Exception('No fresh file name could be created in the file upload directory');
   }
 
 }

@@ -5,6 +5,7 @@ export * from './lib/staff';
 export * from './lib/admin';
 export * from './lib/value-limits';
 export * from './lib/field-values';
+export * from './lib/owner-text';
 
 export * from './lib/preload';
 export * from './lib/crm-local-time';

@@ -15,6 +15,8 @@ export interface CrmConnection {
   /** Largest answer body read from the CRM (CRM_MAX_ANSWER_BYTES; 32 MiB when absent). */
   maxAnswerBytes?: number;
   fileRoute?: string;
+  /** FILE_LINK_KEY: when set, staff file links are the extension's route, signed by the service. */
+  fileLinkKey?: string;
   /** Custom group machine names on this site, keyed by the names the code uses (see crm-names.ts). */
   customGroups: CustomGroupNames;
   /** CRM_TIMEZONE, or undefined to discover it. */
@@ -50,6 +52,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
           timeoutMs: env.CRM_TIMEOUT_MS,
           maxAnswerBytes: env.CRM_MAX_ANSWER_BYTES,
           fileRoute: env.CRM_FILE_ROUTE,
+          fileLinkKey: env.FILE_LINK_KEY,
           customGroups: { activity: env.CRM_ACTIVITY_CUSTOM_GROUP, contact: env.CRM_CONTACT_CUSTOM_GROUP },
           timeZone: env.CRM_TIMEZONE,
         }

@@ -3,7 +3,17 @@ import { ConfigurationError, validateEnvironment } from './environment';
 
 const live = { CRM_BASE_URL: 'https://crm.example.org/', CRM_API_KEY: 'key-123' };
 
-function problemsOf(env: Record<string, string>): string[] {
+/** Production settings an administrator generated (openssl rand): every secret check passes. */
+const sound = {
+  CRM_BASE_URL: 'https://crm.example.org/',
+  CRM_API_KEY: 'q8XbT2vLm9RkZ4wPs7Nd',
+  STAFF_REPORT_KEY: 'Hn3Vb8Kq2Lz7Wc5Xt9Rm',
+  ADMIN_KEY: 'Ud6Fj1Gp4Sy8Ea3Mo0Tk',
+  UPLOAD_RECEIPT_KEY: 'Zr5Nc2Qw8Jh4Lx7Bv1Dk9Pf3Gm6Ts0Ay',
+  PUBLIC_BASE_URL: 'https://checkin.example.org',
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
     validateEnvironment(env);
     return [];
@@ -32,7 +42,7 @@ describe('configuration', () => {
   });
 
   it('requires the public address in production, naming the setting and an example', () => {
-    const production = { ...live, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'r'.repeat(32) };
+    const production = { ...sound, NODE_ENV: 'production', PUBLIC_BASE_URL: undefined };
     expect(problemsOf(production)).toEqual([
       "PUBLIC_BASE_URL is required in production: set it to the service's public address, e.g. https://checkin.example.org",
     ]);
@@ -143,9 +153,9 @@ describe('configuration', () => {
 
   it('refuses plain HTTP to a CRM on another host in production, but not to one on this host', () => {
     const production = {
-      ...live,
+      ...sound,
       NODE_ENV: 'production',
-      UPLOAD_RECEIPT_KEY: 'r'.repeat(32),
+      CRM_BASE_URL: 'https://crm.example.org/',
       PUBLIC_BASE_URL: 'https://checkin.example.org',
     };
     expect(problemsOf({ ...production, CRM_BASE_URL: 'http://crm.example.org' })).toEqual([
@@ -158,13 +168,16 @@ describe('configuration', () => {
   });
 
   it('requires a receipt key of at least 32 characters in production, and makes one per process elsewhere', () => {
-    const publicAddress = { PUBLIC_BASE_URL: 'https://checkin.example.org' };
-    expect(problemsOf({ ...live, ...publicAddress, NODE_ENV: 'production' })).toEqual([
-      'UPLOAD_RECEIPT_KEY is required in production',
+    const production = {
+      ...live,
+      CRM_API_KEY: sound.CRM_API_KEY,
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://checkin.example.org',
+    };
+    expect(problemsOf(production)).toEqual(['UPLOAD_RECEIPT_KEY is required in production']);
+    expect(problemsOf({ ...production, UPLOAD_RECEIPT_KEY: 'Sh0rt-K3yz' })).toEqual([
+      'UPLOAD_RECEIPT_KEY must be at least 32 characters',
     ]);
-    expect(
-      problemsOf({ ...live, ...publicAddress, NODE_ENV: 'production', UPLOAD_RECEIPT_KEY: 'short' }),
-    ).toEqual(['UPLOAD_RECEIPT_KEY must be at least 32 characters']);
     const first = loadAppConfig(live).uploads.receiptKey;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(loadAppConfig(live).uploads.receiptKey).not.toBe(first);
@@ -175,6 +188,65 @@ describe('configuration', () => {
       maxInFlight: 8,
       deadlineMs: 60_000,
       minBytesPerSecond: 1024,
+    });
+  });
+
+  describe('secrets in production', () => {
+    const production = { ...sound, NODE_ENV: 'production' };
+
+    it('takes generated keys', () => {
+      expect(problemsOf(production)).toEqual([]);
+    });
+
+    it.each([
+      [
+        'the old .env.example placeholder',
+        'ADMIN_KEY',
+        '<another long random string>',
+        /ADMIN_KEY is a placeholder/,
+      ],
+      [
+        'angle brackets of a template',
+        'STAFF_REPORT_KEY',
+        'staff-<generated>-key-123',
+        /STAFF_REPORT_KEY is a placeholder/,
+      ],
+      [
+        'a documented example word',
+        'UPLOAD_RECEIPT_KEY',
+        'change-me-change-me-change-me-1234',
+        /UPLOAD_RECEIPT_KEY is a placeholder/,
+      ],
+      [
+        'a single repeated character',
+        'ADMIN_KEY',
+        'aaaaaaaaaaaaaaaa',
+        /ADMIN_KEY uses fewer than 8 different characters/,
+      ],
+      [
+        'a short repeated pattern',
+        'STAFF_REPORT_KEY',
+        'abcabcabcabcabcabc',
+        /STAFF_REPORT_KEY uses fewer than 8 different characters/,
+      ],
+      ['a one-character CiviCRM API key', 'CRM_API_KEY', 'k', /CRM_API_KEY must be at least 16 characters/],
+    ])('refuses %s, naming the setting', (_case, name, value, problem) => {
+      expect(problemsOf({ ...production, [name]: value })).toEqual(
+        expect.arrayContaining([expect.stringMatching(problem)]),
+      );
+    });
+
+    it('refuses a key equal to another, or built from another', () => {
+      expect(problemsOf({ ...production, ADMIN_KEY: sound.STAFF_REPORT_KEY })).toEqual([
+        'ADMIN_KEY must differ from STAFF_REPORT_KEY: each key guards something else',
+      ]);
+      expect(problemsOf({ ...production, UPLOAD_RECEIPT_KEY: `${sound.ADMIN_KEY}-receipts-2026` })).toEqual([
+        'UPLOAD_RECEIPT_KEY contains ADMIN_KEY: knowing one must not give the other',
+      ]);
+    });
+
+    it('refuses none of this outside production, where tests and stub mode use readable keys', () => {
+      expect(problemsOf({ ...sound, ADMIN_KEY: 'aaaaaaaaaaaaaaaa', CRM_API_KEY: 'k' })).toEqual([]);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { secretProblems } from './secret-strength';
 import { type Environment, REQUIRED_CRM_SETTINGS, SETTINGS } from './settings';
 
 /**
@@ -64,6 +65,7 @@ function crmSettingProblems(env: Environment): string[] {
     );
   }
   problems.push(...crmUrlProblems(env.CRM_BASE_URL, env.NODE_ENV === 'production'));
+  if (env.NODE_ENV === 'production') problems.push(...secretProblems(values));
   return problems;
 }
 

@@ -323,6 +323,15 @@ export const SETTINGS = [
         'how often the deployment self-check (credentials, permissions, extension, custom groups, time zone) runs again; readiness answers from its last result (`0`: every probe runs it)',
     },
   ),
+  text(
+    'FILE_LINK_KEY',
+    [IsString(), MinLength(32, { message: 'FILE_LINK_KEY must be at least 32 characters' })],
+    {
+      documentedDefault: '— (staff file links use what CiviCRM signs itself)',
+      meaning:
+        "HMAC key of staff file links through the extension's route (at least 32 characters); the same value as the extension's setting `checkin_middleware_file_link_key`",
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

@@ -7,6 +7,8 @@ export interface RecordedCheckIn {
   id: number;
   /** As the CRM answered it: its local time, read with the site's zone (CrmSiteService). */
   activity_date_time: unknown;
+  /** The person who recorded it: a submission id belongs to them (docs/decisions.md, "Idempotent submit"). */
+  source_contact_id: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export class CrmCheckInsGateway {
     const rows = checkRows(
       'Activity.get',
       await this.crm.api4('Activity', 'get', {
-        select: ['id', 'activity_date_time'],
+        select: ['id', 'activity_date_time', 'source_contact_id'],
         where: [
           [SUBMISSION_ID_FIELD, '=', submissionId],
           ['target_contact_id', 'CONTAINS', orgId],
@@ -31,9 +33,13 @@ export class CrmCheckInsGateway {
         ],
         orderBy: { id: 'ASC' },
       }),
-      { id: 'id', activity_date_time: 'string?' },
+      { id: 'id', activity_date_time: 'string?', source_contact_id: 'id' },
     );
-    return rows.map((row) => ({ id: Number(row['id']), activity_date_time: row['activity_date_time'] }));
+    return rows.map((row) => ({
+      id: Number(row['id']),
+      activity_date_time: row['activity_date_time'],
+      source_contact_id: Number(row['source_contact_id']),
+    }));
   }
 
   /**

@@ -186,7 +186,7 @@ describe('CrmCheckInsGateway', () => {
       [SUBMISSION_ID_FIELD]: 'gateway-spec-1',
     });
     expect(await checkIns.findBySubmissionId(DEMO_ORG_ID, 'gateway-spec-1')).toEqual([
-      { id, activity_date_time: expect.any(String) },
+      { id, activity_date_time: expect.any(String), source_contact_id: DEMO_PERSON_ID },
     ]);
     await checkIns.deleteCheckIns([id]);
     expect(await checkIns.findBySubmissionId(DEMO_ORG_ID, 'gateway-spec-1')).toEqual([]);

@@ -9,7 +9,12 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: string[]; reasons?: Record<string, string>; retryAfterSeconds?: number } = {},
+    readonly extra: {
+      fields?: string[];
+      reasons?: Record<string, string>;
+      problems?: Record<string, string>;
+      retryAfterSeconds?: number;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -35,8 +40,17 @@ export const Errors = {
       'You are the primary contact of several organizations: open the link with an orgId for the one you mean.',
     ),
   badRequest: (message: string, fields?: string[]) => new AppError(400, 'BAD_REQUEST', message, { fields }),
-  validation: (message: string, fields: string[], reasons?: Record<string, string>) =>
-    new AppError(400, 'VALIDATION_FAILED', message, { fields, ...(reasons ? { reasons } : {}) }),
+  validation: (
+    message: string,
+    fields: string[],
+    reasons?: Record<string, string>,
+    problems?: Record<string, string>,
+  ) =>
+    new AppError(400, 'VALIDATION_FAILED', message, {
+      fields,
+      ...(reasons ? { reasons } : {}),
+      ...(problems ? { problems } : {}),
+    }),
   notFound: (message: string) => new AppError(404, 'NOT_FOUND', message),
   staffKeyInvalid: () => new AppError(401, 'STAFF_KEY_INVALID', 'The staff key is missing or wrong.'),
   adminKeyInvalid: () => new AppError(401, 'ADMIN_KEY_INVALID', 'The admin key is missing or wrong.'),

@@ -70,6 +70,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         message: exception.message,
         ...(exception.extra.fields ? { fields: exception.extra.fields } : {}),
         ...(exception.extra.reasons ? { reasons: exception.extra.reasons } : {}),
+        ...(exception.extra.problems ? { problems: exception.extra.problems } : {}),
       };
     }
     if (exception instanceof CrmError) {

@@ -1,10 +1,12 @@
 import {
+  FIELD_PROBLEM_CODES,
   type FieldConfig,
   type FieldValue,
   type FieldValueProblem,
   type FieldValues,
   type OptionItem,
   type OptionMap,
+  TEXT_HAS_MARKUP_MESSAGE,
   validateFieldValue,
 } from '@checkin/contract';
 import { AppError, Errors } from '../errors/app-error';
@@ -72,17 +74,21 @@ export function validateValues(values: Readonly<Record<string, unknown>>, option
   const valid: FieldValues = {};
   const invalid: string[] = [];
   const reasons: Record<string, string> = {};
+  const problems: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = SUBMITTABLE_BY_NAME.get(name);
     const check = field ? validateFieldValue(field, value, options[name]) : undefined;
     if (check?.ok) valid[name] = value as FieldValue;
     else {
       invalid.push(name);
-      if (check) reasons[name] = refusalReason(check.problem, options[name] ?? []);
+      if (check) {
+        reasons[name] = refusalReason(check.problem, options[name] ?? []);
+        problems[name] = FIELD_PROBLEM_CODES[check.problem.kind];
+      }
     }
   }
   if (invalid.length > 0) {
-    throw Errors.validation(`Some answers are not valid: ${invalid.join(', ')}.`, invalid, reasons);
+    throw Errors.validation(`Some answers are not valid: ${invalid.join(', ')}.`, invalid, reasons, problems);
   }
   return valid;
 }
@@ -118,6 +124,8 @@ export function refusalReason(problem: FieldValueProblem, options: readonly Opti
       return 'enter text.';
     case 'maxLength':
       return `use ${problem.max} characters or fewer.`;
+    case 'markup':
+      return TEXT_HAS_MARKUP_MESSAGE;
     case 'readOnly':
       return 'this answer cannot be changed here.';
   }

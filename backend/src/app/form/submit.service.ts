@@ -56,7 +56,8 @@ export class SubmitService {
   async submit(access: OwnerAccess, body: unknown): Promise<SubmitResponse> {
     await this.rateLimits.consumeSubmit(access.contactId);
     const { submissionId, values } = parseSubmission(body);
-    const key = `${access.orgId}:${submissionId}`;
+    // Per person: another owner of the co-op reusing this id never shares its result or its lock.
+    const key = `${access.orgId}:${access.contactId}:${submissionId}`;
     return this.recent.run(key, () =>
       // Another attempt of this submission holds the lock for at most its own CRM calls.
       this.lock.run(
@@ -99,7 +100,10 @@ export class SubmitService {
     }
     if (site.status === 'rejected')
       throw updatesContact ? this.activityNotSaved(site.reason, true) : site.reason;
-    if (recorded.value.length > 0) return this.keepOldest(recorded.value);
+    if (recorded.value.length > 0) {
+      if (recorded.value[0]?.source_contact_id !== access.contactId) throw submissionIdTaken();
+      return this.keepOldest(recorded.value);
+    }
 
     // Seconds, as the CRM keeps them; written as the CRM's wall clock in its own zone.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -195,4 +199,17 @@ export class SubmitService {
       `${saved} check-in itself could not be recorded. Your answers are kept on this page: please submit again in a minute.`,
     );
   }
+}
+
+/**
+ * A submission id another person already recorded a check-in with: their answers must not be
+ * taken for this person's, nor this person's answers silently dropped. The browser makes a fresh
+ * id for every check-in, so only a crafted request meets this.
+ */
+function submissionIdTaken(): AppError {
+  return new AppError(
+    409,
+    'SUBMISSION_ID_IN_USE',
+    'This submission id belongs to a check-in someone else recorded. Reload the form and send your check-in again.',
+  );
 }

@@ -1,7 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FileUrlLookup } from '@checkin/contract';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CrmFilesGateway } from '../crm/files.gateway';
 import { CrmError } from '../crm/crm-errors';
+import { signedFileLinks } from './file-link-signature';
 
 export interface SignedUrls {
   lookup: FileUrlLookup;
@@ -12,7 +14,10 @@ export interface SignedUrls {
 const NO_URLS: ReadonlyMap<number, string> = new Map();
 
 /**
- * Signed file URLs for the staff report: first exactly one APIv3 `Attachment.get` for all the
+ * Signed file URLs for the staff report. With FILE_LINK_KEY (the extension holds the same key)
+ * the service signs links to the extension's route itself, with no CRM call: they work on every
+ * version, and are scoped by the extension to the files of check-ins and organizations the staff
+ * member may see. Without it: first exactly one APIv3 `Attachment.get` for all the
  * ids, whatever their number (`return` must be a comma-separated string: an array is a type
  * error in CiviCRM). Stock CiviCRM answers that id list with HTTP 500, so a failed lookup is
  * logged and followed by one APIv4 `File.get` selecting `url`, which 6.2+ answers with signed
@@ -23,10 +28,23 @@ const NO_URLS: ReadonlyMap<number, string> = new Map();
 export class AttachmentUrlService {
   private readonly logger = new Logger('StaffReport');
 
-  constructor(private readonly files: CrmFilesGateway) {}
+  constructor(
+    private readonly files: CrmFilesGateway,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async signedUrls(fileIds: readonly number[]): Promise<SignedUrls> {
     if (fileIds.length === 0) return { lookup: 'skipped', urls: NO_URLS };
+    const crm = this.config.crm;
+    if (crm?.fileLinkKey) {
+      const urls = signedFileLinks(fileIds, {
+        baseUrl: crm.baseUrl,
+        route: crm.fileRoute,
+        key: crm.fileLinkKey,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      });
+      return { lookup: 'ok', urls };
+    }
     try {
       return { lookup: 'ok', urls: await this.files.attachmentUrls(fileIds) };
     } catch (error) {

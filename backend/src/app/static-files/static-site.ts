@@ -65,8 +65,9 @@ function loadStaticFiles(root: string): Map<string, StaticFile> {
     const urlPath = `/${relative(root, path).split(sep).join('/')}`;
     files.set(urlPath, {
       contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
-      // Hashed bundles may be cached for good; index.html must be fresh to find them.
-      cacheControl: path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Hashed bundles may be cached for good. The page is answered with the owner's link in its
+      // `Link` preload header, so no shared cache may keep it (docs/decisions.md, "Owner pages").
+      cacheControl: path.endsWith('.html') ? 'private, no-store' : 'public, max-age=31536000, immutable',
       identity: representation(readFileSync(path)),
       encoded,
     });

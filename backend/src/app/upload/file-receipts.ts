@@ -12,11 +12,20 @@ export interface ReceiptSubject {
 }
 
 /** Versioned, so the message can change without an old receipt ever matching a new meaning. */
-const RECEIPT_VERSION = 'file-receipt-v1';
+const RECEIPT_VERSION = 'file-receipt-v2';
+
+/**
+ * How long a receipt vouches for its upload: the extension's cleanup job removes uploads still
+ * attached to nothing after two days by default, so an older receipt may name a file that is gone
+ * (docs/decisions.md, "Upload receipts expire").
+ */
+export const RECEIPT_TTL_SECONDS = 48 * 3600;
+
+const RECEIPT_FORMAT = /^([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * docs/decisions.md, "Organization access" for files: /api/upload answers each stored file with a receipt, an HMAC-SHA-256
- * (UPLOAD_RECEIPT_KEY) over contact, organization, field and file id, and submit accepts a new
+ * (UPLOAD_RECEIPT_KEY) over contact, organization, field, file id and expiry, and submit accepts a new
  * file value only with its receipt. File ids are sequential: without this, an owner could
  * attach any other organization's file to their own. The service keeps no record of uploads;
  * the receipt travels with the form value in the browser instead.
@@ -25,21 +34,26 @@ const RECEIPT_VERSION = 'file-receipt-v1';
 export class FileReceipts {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  issue(subject: ReceiptSubject): string {
-    return this.mac(subject).toString('base64url');
+  /** `<expires>.<mac>`: the expiry (Unix seconds) travels in the clear and is part of the MAC. */
+  issue(subject: ReceiptSubject, nowSeconds = Math.floor(Date.now() / 1000)): string {
+    const expires = nowSeconds + RECEIPT_TTL_SECONDS;
+    return `${expires}.${this.mac(subject, expires).toString('base64url')}`;
   }
 
-  /** Constant time; anything but a well-formed receipt for exactly this subject is false. */
-  verify(subject: ReceiptSubject, receipt: unknown): boolean {
-    if (typeof receipt !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(receipt)) return false;
-    const presented = Buffer.from(receipt, 'base64url');
-    const expected = this.mac(subject);
-    return presented.byteLength === expected.byteLength && timingSafeEqual(presented, expected);
+  /** Constant time; anything but an unexpired, well-formed receipt for exactly this subject is false. */
+  verify(subject: ReceiptSubject, receipt: unknown, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+    const match = typeof receipt === 'string' ? RECEIPT_FORMAT.exec(receipt) : null;
+    if (!match) return false;
+    const expires = Number(match[1]);
+    const presented = Buffer.from(match[2] ?? '', 'base64url');
+    const expected = this.mac(subject, expires);
+    const authentic = presented.byteLength === expected.byteLength && timingSafeEqual(presented, expected);
+    return authentic && expires >= nowSeconds;
   }
 
-  private mac({ contactId, orgId, field, fileId }: ReceiptSubject): Buffer {
+  private mac({ contactId, orgId, field, fileId }: ReceiptSubject, expires: number): Buffer {
     return createHmac('sha256', this.config.uploads.receiptKey)
-      .update([RECEIPT_VERSION, contactId, orgId, field, fileId].join('\u0000'))
+      .update([RECEIPT_VERSION, contactId, orgId, field, fileId, expires].join('\u0000'))
       .digest();
   }
 }

@@ -1,5 +1,5 @@
 import { FormControl } from '@angular/forms';
-import type { FieldConfig } from '@checkin/contract';
+import { type FieldConfig, TEXT_HAS_MARKUP_MESSAGE } from '@checkin/contract';
 import {
   dateValidator,
   errorMessage,
@@ -69,6 +69,17 @@ describe('textValidator and dateValidator', () => {
     expect(validator(new FormControl('abcd'))).toEqual({ maxlength: { max: 3 } });
     const unlimited = textValidator({ name: 't', label: 'T', type: 'text' });
     expect(unlimited(new FormControl('x'.repeat(256)))).toEqual({ maxlength: { max: 255 } });
+  });
+
+  it('refuses text a browser would read as markup, with the message the server gives', () => {
+    const field = { name: 'notes', label: 'Notes', type: 'text' as const, maxLength: 2000 };
+    const validator = textValidator(field);
+    const errors = validator(new FormControl(' <img src=x onerror=alert(1)> '));
+    expect(errors).toEqual({ markup: true });
+    expect(errorMessage(field, errors ?? {})).toBe(
+      TEXT_HAS_MARKUP_MESSAGE.charAt(0).toUpperCase() + TEXT_HAS_MARKUP_MESSAGE.slice(1),
+    );
+    expect(validator(new FormControl('from < 40 to 52'))).toBeNull();
   });
 
   it('wants a real date or nothing', () => {

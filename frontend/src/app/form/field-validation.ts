@@ -1,5 +1,10 @@
 import type { ValidationErrors, ValidatorFn } from '@angular/forms';
-import { type FieldConfig, type FieldValueProblem, validateFieldValue } from '@checkin/contract';
+import {
+  type FieldConfig,
+  type FieldValueProblem,
+  TEXT_HAS_MARKUP_MESSAGE,
+  validateFieldValue,
+} from '@checkin/contract';
 
 /**
  * The browser's side of the shared value rules (libs/contract, validateFieldValue): most mistakes
@@ -57,6 +62,7 @@ function validationErrorsOf(problem: FieldValueProblem): ValidationErrors {
     case 'date':
     case 'boolean':
     case 'text':
+    case 'markup':
     case 'option':
     case 'file':
     case 'readOnly':
@@ -85,10 +91,16 @@ export function errorMessage(field: FieldConfig, errors: ValidationErrors): stri
   if (errors['min']) return `Enter ${formatBound(field, errors['min'].min)} or more.`;
   if (errors['max']) return `Enter ${formatBound(field, errors['max'].max)} or less.`;
   if (errors['date']) return 'Enter a real date.';
+  if (errors['markup']) return sentence(TEXT_HAS_MARKUP_MESSAGE);
   const server: unknown = errors[SERVER_ERROR_KEY];
   if (typeof server === 'string' && server !== '') return `This answer was not accepted: ${server}`;
   if (server) return 'This answer was not accepted. Check it and send the check-in again.';
   return 'Check this answer.';
+}
+
+/** The shared messages are written to follow "This answer was not accepted: "; alone they start with a capital. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function formatBound(field: FieldConfig, bound: number): string {

@@ -7,6 +7,8 @@ export interface ErrorBody {
   fields?: string[];
   /** Validation errors: why each named field was refused, in words an owner can act on. */
   reasons?: Record<string, string>;
+  /** Validation errors: the stable code of each named field's problem (FIELD_PROBLEM_CODES, e.g. TEXT_HAS_MARKUP). */
+  problems?: Record<string, string>;
 }
 
 export const ERROR_CODES = [
@@ -40,6 +42,7 @@ export const ERROR_CODES = [
   'CRM_REJECTED',
   'CRM_EXTENSION_MISSING',
   'ACTIVITY_NOT_SAVED',
+  'SUBMISSION_ID_IN_USE',
   'NOT_READY',
   'INTERNAL_ERROR',
 ] as const;

@@ -1,4 +1,5 @@
 import type { FieldConfig, FileValue, OptionItem } from './fields';
+import { hasMarkup, TEXT_HAS_MARKUP } from './owner-text';
 import { CURRENCY_DECIMALS, hasCurrencyPrecision, maxTextLength, numericBounds } from './value-limits';
 
 /**
@@ -19,9 +20,32 @@ export type FieldValueProblem =
   | { kind: 'boolean' }
   | { kind: 'text' }
   | { kind: 'maxLength'; max: number }
+  | { kind: 'markup' }
   | { kind: 'option' }
   | { kind: 'file' }
   | { kind: 'readOnly' };
+
+/**
+ * The stable code of each problem, sent per field in VALIDATION_FAILED answers (`problems`), so
+ * that a client can tell refusals apart without reading the owner's sentence.
+ */
+export const FIELD_PROBLEM_CODES = {
+  number: 'NOT_A_NUMBER',
+  wholeNumber: 'NOT_A_WHOLE_NUMBER',
+  decimals: 'TOO_MANY_DECIMALS',
+  min: 'BELOW_MIN',
+  max: 'ABOVE_MAX',
+  date: 'NOT_A_DATE',
+  boolean: 'NOT_YES_OR_NO',
+  text: 'NOT_TEXT',
+  maxLength: 'TOO_LONG',
+  markup: TEXT_HAS_MARKUP,
+  option: 'NOT_AN_OPTION',
+  file: 'NOT_A_FILE',
+  readOnly: 'READ_ONLY',
+} as const satisfies Record<FieldValueProblem['kind'], string>;
+
+export type FieldProblemCode = (typeof FIELD_PROBLEM_CODES)[keyof typeof FIELD_PROBLEM_CODES];
 
 export type FieldValueCheck = { ok: true } | { ok: false; problem: FieldValueProblem };
 
@@ -110,7 +134,8 @@ function checkNumber(field: FieldConfig, value: unknown): FieldValueCheck {
 function checkText(field: FieldConfig, value: unknown): FieldValueCheck {
   if (typeof value !== 'string') return refused({ kind: 'text' });
   const max = maxTextLength(field);
-  return value.length > max ? refused({ kind: 'maxLength', max }) : VALID;
+  if (value.length > max) return refused({ kind: 'maxLength', max });
+  return hasMarkup(value) ? refused({ kind: 'markup' }) : VALID;
 }
 
 function optionValues(options: readonly OptionItem[]): Set<string> {
