@@ -8,16 +8,19 @@ import type {
 } from '@checkin/contract';
 import type { CheckInRecord } from '../crm/check-in-records.service';
 import type { CrmRow } from '../crm/crm-client';
-import { buildFieldHistory, summarizeCheckIns } from '../report/field-history';
+import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
+import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../report/field-history';
 import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
 
 /**
- * What the check-in read adds for the submissions list: the subject, and who recorded each
- * check-in through a join on the activity's source contact. (`source_contact_id.display_name` is
- * silently dropped by CiviCRM: source_contact_id is a virtual field on Activity.)
+ * What the check-in read adds: the answers each check-in cleared (so a cleared answer is the
+ * latest value, as on the owner's report), and for the submissions list the subject and who
+ * recorded each check-in through a join on the activity's source contact.
+ * (`source_contact_id.display_name` is silently dropped by CiviCRM: source_contact_id is a
+ * virtual field on Activity.)
  */
 export const SUBMISSION_COLUMNS = {
-  select: ['subject', 'recorder.display_name'],
+  select: [CLEARED_FIELDS_FIELD, 'subject', 'recorder.display_name'],
   join: [
     [
       'Contact AS recorder',
@@ -43,7 +46,7 @@ export function buildStaffSections(
   const report = (field: FieldConfig): StaffFieldReport => {
     if (field.crmContactField) return { field, latest: organizationValues[field.name] ?? null, history: [] };
     const entries = history[field.name] ?? [];
-    return { field, latest: entries[0]?.value ?? null, history: entries };
+    return { field, latest: latestValueOf(entries), history: entries };
   };
   return layout.sections.map((section) => {
     const built: StaffSection = {
