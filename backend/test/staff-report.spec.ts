@@ -2,7 +2,7 @@ import type {
   FieldValue,
   FileValue,
   ReportPayload,
-  StaffFieldReport,
+  FieldReport,
   StaffReportPayload,
 } from '@checkin/contract';
 import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
@@ -40,7 +40,7 @@ async function payloadOf(response: Response): Promise<StaffReportPayload> {
   return (await response.json()) as StaffReportPayload;
 }
 
-function allFieldReports(payload: StaffReportPayload): StaffFieldReport[] {
+function allFieldReports(payload: StaffReportPayload): FieldReport[] {
   return payload.sections.flatMap((section) => [
     ...section.fields,
     ...(section.matrix?.rows.flatMap((row) => row.cells.filter((cell) => cell !== null)) ?? []),
@@ -58,7 +58,7 @@ function fileValuesOf(payload: StaffReportPayload): FileValue[] {
     .filter(isFile);
 }
 
-function fieldReport(payload: StaffReportPayload, name: string): StaffFieldReport {
+function fieldReport(payload: StaffReportPayload, name: string): FieldReport {
   const report = allFieldReports(payload).find((candidate) => candidate.field.name === name);
   if (!report) throw new Error(`No field ${name} in the staff report`);
   return report;

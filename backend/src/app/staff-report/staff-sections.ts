@@ -1,7 +1,7 @@
 import type {
   FieldConfig,
   FieldValues,
-  StaffFieldReport,
+  FieldReport,
   StaffSection,
   StaffSubmission,
   StageOption,
@@ -10,7 +10,8 @@ import type { CheckInRecord } from '../crm/check-in-records.service';
 import type { CrmRow } from '../crm/crm-client';
 import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../report/field-history';
-import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
+import { buildQuarterlyMatrix, MATRIX_SECTION_RANK } from '../report/quarterly-matrix';
+import type { StaffLayout } from './staff-layout';
 
 /**
  * What the check-in read adds: the answers each check-in cleared (so a cleared answer is the
@@ -43,7 +44,7 @@ export function buildStaffSections(
   checkins: readonly CheckInRecord[],
 ): StaffSection[] {
   const history = buildFieldHistory(checkins, layout.activityFields);
-  const report = (field: FieldConfig): StaffFieldReport => {
+  const report = (field: FieldConfig): FieldReport => {
     if (field.crmContactField) return { field, latest: organizationValues[field.name] ?? null, history: [] };
     const entries = history[field.name] ?? [];
     return { field, latest: latestValueOf(entries), history: entries };
@@ -55,12 +56,8 @@ export function buildStaffSections(
       title: section.title,
       fields: section.fields.map(report),
     };
-    if (section.rank === MATRIX_SECTION_RANK && layout.matrix.length > 0) {
-      built.matrix = {
-        quarters: [...QUARTERS],
-        rows: layout.matrix.map((row) => ({ ...row, cells: row.cells.map((cell) => cell && report(cell)) })),
-      };
-    }
+    const matrix = section.rank === MATRIX_SECTION_RANK ? buildQuarterlyMatrix(layout.matrix, report) : null;
+    if (matrix) built.matrix = matrix;
     return built;
   });
 }

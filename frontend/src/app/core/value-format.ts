@@ -1,4 +1,10 @@
-import { type FieldConfig, type FieldValue, isFileValue, type OptionItem } from '@checkin/contract';
+import {
+  type FieldConfig,
+  type FieldValue,
+  isEmptyAnswer,
+  isFileValue,
+  type OptionItem,
+} from '@checkin/contract';
 
 /**
  * The value formatting table of docs/product-rules.md, shared by the report and the staff page. Pure functions
@@ -47,10 +53,8 @@ export function formatValue(
   }
 }
 
-export function isEmptyValue(value: FieldValue | undefined): value is null | undefined | '' {
-  if (value === null || value === undefined || value === '') return true;
-  return Array.isArray(value) && value.length === 0;
-}
+/** The contract's one rule for an empty answer (libs/contract, isEmptyAnswer). */
+export const isEmptyValue = isEmptyAnswer;
 
 /** A number from a CRM value (numbers, numeric strings); null when not numeric. */
 export function toNumber(value: FieldValue | undefined): number | null {

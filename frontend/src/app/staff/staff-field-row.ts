@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
-import type { OptionItem, StaffFieldReport } from '@checkin/contract';
+import type { OptionItem, FieldReport } from '@checkin/contract';
 import { formatDate } from '../core/value-format';
 import type { FileLinkContext } from './file-link';
-import { DisclosureButton } from './disclosure-button';
+import { DisclosureButton } from '../shared/disclosure-button';
 import { StaffValue } from './staff-value';
 
 /** A compact row: the latest value and its date, and a toggle for earlier entries. */
@@ -93,7 +93,7 @@ import { StaffValue } from './staff-value';
   `,
 })
 export class StaffFieldRow {
-  readonly report = input.required<StaffFieldReport>();
+  readonly report = input.required<FieldReport>();
   readonly options = input<readonly OptionItem[]>();
   readonly fileLinks = input.required<FileLinkContext>();
 
