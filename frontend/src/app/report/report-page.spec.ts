@@ -235,6 +235,30 @@ describe('ReportPage', () => {
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
   });
 
+  it('lets a person with several co-ops and no orgId choose one by name, each a link to its report', async () => {
+    const fixture = await open('?cid=105&cs=demo-multi');
+    const body: ErrorBody = { statusCode: 400, code: 'ORG_REQUIRED', message: 'Several co-ops.' };
+    await answer(fixture, body, 400);
+    http
+      .expectOne((candidate) => candidate.url === '/api/organizations')
+      .flush({
+        organizations: [
+          { id: 106, name: 'Harbor Co-op' },
+          { id: 107, name: 'Hilltop Co-op' },
+        ],
+      });
+    await fixture.whenStable();
+
+    expect(text(fixture, '[role="alert"] h2')).toEqual(['Which co-op’s history?']);
+    const links = Array.from(
+      (fixture.nativeElement as HTMLElement).querySelectorAll<HTMLAnchorElement>('.choices a'),
+    );
+    expect(links.map((link) => [link.textContent?.trim(), link.getAttribute('href')])).toEqual([
+      ['Harbor Co-op', '/report?orgId=106&cid=105&cs=demo-multi'],
+      ['Hilltop Co-op', '/report?orgId=107&cid=105&cs=demo-multi'],
+    ]);
+  });
+
   it('asks for the personal link when the address has none, without calling the API', async () => {
     const fixture = await open('?orgId=101');
 

@@ -10,11 +10,12 @@ import {
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { Title } from '@angular/platform-browser';
 import { RouterLink } from '@angular/router';
-import type { ReportPayload } from '@checkin/contract';
+import type { OwnerLinkParams, ReportPayload } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
 import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
-import { OrganizerContactLine } from '../core/organizer-contact';
-import { type LoadProblem, loadProblemOf } from '../form/form-messages';
+import { LoadFailureNotice } from '../shared/load-failure-notice';
+import { type LoadProblem, loadProblemOf } from '../shared/load-problems';
+import { type ChoiceLink, OrganizationChoicesApi } from '../shared/organization-choices';
 import { FieldEntries } from './field-entries';
 import { ReportApi } from './report-api';
 import { localCalendarDay } from './report-dates';
@@ -28,7 +29,7 @@ import { buildTimeline, type TimelineView } from './timeline';
 type PageState =
   | { kind: 'no-link' }
   | { kind: 'loading' }
-  | { kind: 'failed'; problem: LoadProblem }
+  | { kind: 'failed'; problem: LoadProblem; choices?: readonly ChoiceLink[] }
   | { kind: 'ready'; view: ReportView; timeline: TimelineView | null };
 
 /** Said after each stage's name: the step bar's colours, in words. */
@@ -51,7 +52,7 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
     ReportTimeline,
     HeadlineFigure,
     QuarterlyMatrixTable,
-    OrganizerContactLine,
+    LoadFailureNotice,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './report-page.html',
@@ -238,6 +239,7 @@ export class ReportPage {
   protected readonly stepStateText = STEP_STATE_TEXT;
 
   private readonly api = inject(ReportApi);
+  private readonly choicesApi = inject(OrganizationChoicesApi);
   private readonly title = inject(Title);
   private readonly document = inject(DOCUMENT);
   private readonly locale = inject(LOCALE_ID);
@@ -251,19 +253,31 @@ export class ReportPage {
   }
 
   protected load(): void {
-    if (!this.link) return this.state.set({ kind: 'no-link' });
+    const link = this.link;
+    if (!link) return this.state.set({ kind: 'no-link' });
     this.state.set({ kind: 'loading' });
     this.api
-      .report(this.link)
+      .report(link)
       .pipe(takeUntilDestroyed(this.destroyRef))
       .subscribe({
         next: (report) => this.show(report),
         error: (error: unknown) => {
-          this.state.set({
-            kind: 'failed',
-            problem: loadProblemOf(toApiError(error), 'Your check-in history'),
-          });
+          const problem = loadProblemOf(toApiError(error), 'Your check-in history');
+          this.state.set({ kind: 'failed', problem });
+          if (problem.chooseOrganization) this.loadChoices(link, problem);
         },
+      });
+  }
+
+  /** Several co-ops and no orgId: list them, each a link to this report for that co-op. */
+  private loadChoices(link: OwnerLinkParams, problem: LoadProblem): void {
+    this.choicesApi
+      .choices(link, '/report')
+      .pipe(takeUntilDestroyed(this.destroyRef))
+      .subscribe({
+        next: (choices) => this.state.set({ kind: 'failed', problem, choices }),
+        // Without the list the page still says which co-op is missing and whom to ask.
+        error: () => this.state.set({ kind: 'failed', problem: { ...problem, needsNewLink: true } }),
       });
   }
 
