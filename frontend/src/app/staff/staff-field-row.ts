@@ -24,6 +24,7 @@ import { StaffValue } from './staff-value';
           [field]="report().field"
           [options]="options()"
           [fileLinks]="fileLinks()"
+          [inHistory]="report().history.length > 0"
         />
         @if (latestDate(); as date) {
           <span class="date">recorded {{ date }}</span>
@@ -40,6 +41,7 @@ import { StaffValue } from './staff-value';
                   [field]="report().field"
                   [options]="options()"
                   [fileLinks]="fileLinks()"
+                  [inHistory]="true"
                 />
                 <span class="date">recorded {{ format(entry.date) }}</span>
               </li>

@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
-import type { OptionMap, StaffSection } from '@checkin/contract';
+import type { FieldReport, OptionMap, StaffSection } from '@checkin/contract';
 import { isEmptyValue } from '../core/value-format';
 import { DisclosureButton } from '../shared/disclosure-button';
 import type { FileLinkContext } from './file-link';
@@ -74,12 +74,15 @@ export class StaffSectionCard {
 
   protected readonly showEmpty = signal(false);
   protected readonly heading = computed(() => sectionHeading(this.section()));
+  /** Fields with a value or a history: an answer cleared at a check-in is listed, as cleared. */
   protected readonly filled = computed(() =>
-    this.section().fields.filter((report) => !isEmptyValue(report.latest)),
+    this.section().fields.filter((report) => !neverAnswered(report)),
   );
-  protected readonly empty = computed(() =>
-    this.section().fields.filter((report) => isEmptyValue(report.latest)),
-  );
+  protected readonly empty = computed(() => this.section().fields.filter(neverAnswered));
+}
+
+function neverAnswered(report: FieldReport): boolean {
+  return isEmptyValue(report.latest) && report.history.length === 0;
 }
 
 /** "Stage 2: Feasibility" for stage sections; the title alone for the organization and other fields. */
