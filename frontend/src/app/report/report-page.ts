@@ -18,7 +18,7 @@ import { type LoadProblem, loadProblemOf } from '../shared/load-problems';
 import { type ChoiceLink, OrganizationChoicesApi } from '../shared/organization-choices';
 import { FieldEntries } from './field-entries';
 import { ReportApi } from './report-api';
-import { localCalendarDay } from './report-dates';
+import { localCalendarDay } from '../shared/dates';
 import { QuarterlyMatrixTable } from '../shared/quarterly-matrix';
 import { HeadlineFigure } from './report-headlines';
 import type { StageState } from './report-summary';

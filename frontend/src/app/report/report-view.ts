@@ -8,7 +8,7 @@ import {
   type StageRank,
 } from '@checkin/contract';
 import { formatDate, formatValue } from '../core/value-format';
-import { formatMonthSpan } from './report-dates';
+import { formatMonthSpan } from '../shared/dates';
 import { headlineFigures, type HeadlineView, stageProgress, type StageStep } from './report-summary';
 import { CLEARED_LABEL, trendOf, type TrendView, type ViewOptions } from './trend';
 

@@ -1,6 +1,6 @@
 import { type FieldConfig, type FieldHistoryEntry } from '@checkin/contract';
 import { formatValue, toNumber } from '../core/value-format';
-import { dayAndTime, formatCalendarDay, SECOND_IN_DAYS } from './report-dates';
+import { dayAndTime, formatCalendarDay, SECOND_IN_DAYS } from '../shared/dates';
 
 /**
  * A numeric field's answers as a trend: the points a chart draws and the words that say what it
