@@ -37,7 +37,7 @@ import { formatDate, type FormatContext, formatValue } from '../core/value-forma
                       <time class="as-of" [attr.datetime]="latest.date">{{ date(latest.date) }}</time>
                     }
                     @if (replaced(cell); as previous) {
-                      <span class="was">was {{ format(previous, cell) }}</span>
+                      <span class="was">&#32;was {{ format(previous, cell) }}</span>
                     }
                   } @else {
                     <span aria-hidden="true">–</span><span class="visually-hidden">No value</span>

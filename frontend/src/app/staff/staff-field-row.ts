@@ -34,17 +34,20 @@ import { StaffValue } from './staff-value';
             {{ earlier().length }} earlier {{ earlier().length === 1 ? 'entry' : 'entries' }}
           </app-disclosure-button>
           <ol class="history" [id]="listId()" [hidden]="!expanded()">
-            @for (entry of earlier(); track entry.activityId) {
-              <li>
-                <app-staff-value
-                  [value]="entry.value"
-                  [field]="report().field"
-                  [options]="options()"
-                  [fileLinks]="fileLinks()"
-                  [inHistory]="true"
-                />
-                <span class="date">recorded {{ format(entry.date) }}</span>
-              </li>
+            <!-- Built when opened: a large co-op's page would otherwise render every entry of every field. -->
+            @if (expanded()) {
+              @for (entry of earlier(); track entry.activityId) {
+                <li>
+                  <app-staff-value
+                    [value]="entry.value"
+                    [field]="report().field"
+                    [options]="options()"
+                    [fileLinks]="fileLinks()"
+                    [inHistory]="true"
+                  />
+                  <span class="date">recorded {{ format(entry.date) }}</span>
+                </li>
+              }
             }
           </ol>
         }
