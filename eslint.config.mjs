@@ -84,6 +84,60 @@ export default tseslint.config(
     },
   },
   {
+    // A page folder never imports another page's folder: what two pages share lives in
+    // frontend/src/app/shared (or core), so one page can change without breaking another.
+    files: ['frontend/src/app/form/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../report/*', '../../report/*', '../staff/*', '../../staff/*'],
+              message: 'Pages do not import each other; move what they share to frontend/src/app/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A page folder never imports another page's folder: what two pages share lives in
+    // frontend/src/app/shared (or core), so one page can change without breaking another.
+    files: ['frontend/src/app/report/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../form/*', '../../form/*', '../staff/*', '../../staff/*'],
+              message: 'Pages do not import each other; move what they share to frontend/src/app/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A page folder never imports another page's folder: what two pages share lives in
+    // frontend/src/app/shared (or core), so one page can change without breaking another.
+    files: ['frontend/src/app/staff/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../form/*', '../../form/*', '../report/*', '../../report/*'],
+              message: 'Pages do not import each other; move what they share to frontend/src/app/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/**/*.html'],
     extends: [...angular.configs.templateRecommended, ...angular.configs.templateAccessibility],
   },

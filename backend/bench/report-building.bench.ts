@@ -150,7 +150,14 @@ async function measure(): Promise<Figures> {
   );
   const build = async () => {
     const checkins = await records.listCheckIns(ORG_ID, fields);
-    return buildReportPayload({ orgName: 'Bench Co-op', checkins, options: {}, stages: STAGES, sections });
+    return buildReportPayload({
+      orgName: 'Bench Co-op',
+      organizationValues: {},
+      checkins,
+      options: {},
+      stages: STAGES,
+      sections,
+    });
   };
 
   for (let run = 0; run < WARM_UP_RUNS; run += 1) await build();

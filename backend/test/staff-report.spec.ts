@@ -1,11 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { FILE_LINK_TTL_SECONDS } from '../src/app/staff-report/file-link-signature';
-import type { FieldValue, FileValue, StaffFieldReport, StaffReportPayload } from '@checkin/contract';
+import type {
+  FieldValue,
+  FileValue,
+  ReportPayload,
+  FieldReport,
+  StaffReportPayload,
+} from '@checkin/contract';
 import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_TYPE_NAME } from '../src/app/crm/crm-names';
 import {
   createDemoModel,
   DEMO_CHECK_IN_COUNT,
+  DEMO_CHECKSUM,
   DEMO_CURRENT_STAGE,
   DEMO_ORG_ID,
   DEMO_ORG_NAME,
@@ -35,7 +42,7 @@ async function payloadOf(response: Response): Promise<StaffReportPayload> {
   return (await response.json()) as StaffReportPayload;
 }
 
-function allFieldReports(payload: StaffReportPayload): StaffFieldReport[] {
+function allFieldReports(payload: StaffReportPayload): FieldReport[] {
   return payload.sections.flatMap((section) => [
     ...section.fields,
     ...(section.matrix?.rows.flatMap((row) => row.cells.filter((cell) => cell !== null)) ?? []),
@@ -53,7 +60,7 @@ function fileValuesOf(payload: StaffReportPayload): FileValue[] {
     .filter(isFile);
 }
 
-function fieldReport(payload: StaffReportPayload, name: string): StaffFieldReport {
+function fieldReport(payload: StaffReportPayload, name: string): FieldReport {
   const report = allFieldReports(payload).find((candidate) => candidate.field.name === name);
   if (!report) throw new Error(`No field ${name} in the staff report`);
   return report;
@@ -396,6 +403,32 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
       expect(sales.map((cell) => cell?.latest)).toEqual([615400, 688500, 731200, 774900]);
       // The restated Q1 figure keeps its earlier value.
       expect(sales[0]?.history.map((entry) => entry.value)).toEqual([615400, 612000]);
+    });
+
+    it('shows an answer the owner cleared as cleared, as the owner sees it (Cleared_fields)', async () => {
+      const model = createDemoModel();
+      model.api4('Activity', 'create', {
+        values: {
+          'activity_type_id:name': ACTIVITY_TYPE_NAME,
+          source_contact_id: DEMO_PERSON_ID,
+          target_contact_id: [DEMO_ORG_ID],
+          activity_date_time: '2026-11-20 10:00:00',
+          [`${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`]: 'Store_size_sqft',
+        },
+      });
+      const fresh = await startLiveApp(model);
+      try {
+        const sqft = fieldReport(await payloadOf(await staffReport(fresh)), 'Store_size_sqft');
+        expect(sqft.latest).toBeNull();
+        expect(sqft.history.map((entry) => entry.value).slice(0, 2)).toEqual([null, 4200]);
+        const owner = await fresh.get(
+          `/api/report?cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}&orgId=${DEMO_ORG_ID}`,
+        );
+        const ownerHistory = ((await owner.json()) as ReportPayload).fieldHistory['Store_size_sqft'];
+        expect(ownerHistory).toEqual(sqft.history);
+      } finally {
+        await fresh.close();
+      }
     });
 
     it('lists every check-in newest first, with its stage, subject and who recorded it', async () => {

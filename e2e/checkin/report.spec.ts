@@ -61,11 +61,15 @@ test('shows the organization, its stage and the counts of the demo history', asy
   await expect(page).toHaveTitle(`${DEMO_ORG_NAME} · Check-in history`);
   await expect(page.getByText('Current stage:')).toContainText(DEMO_CURRENT_STAGE.label);
   await expect(count(page, 'Check-ins sent')).toHaveText(String(DEMO_CHECK_IN_COUNT));
-  await expect(count(page, 'Questions answered')).toHaveText(String(Object.keys(demo.fieldHistory).length));
+  // Every answered field, the quarterly cells and the co-op's own facts included.
+  await expect(count(page, 'Questions answered')).toHaveText(
+    String(Object.keys(demo.fieldHistory).length + demo.organizationFacts.fields.length),
+  );
   await expect(count(page, 'History covers')).toHaveText('February 2022 – November 2026');
   // Summary first (progress, key figures, timeline), then the detail stage by stage.
   await expect(page.getByRole('heading', { level: 2 })).toHaveText([
     'Progress through the stages',
+    'Your co-op',
     'Key figures',
     'Timeline',
     'Stage 1 Organizing',

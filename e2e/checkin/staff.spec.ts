@@ -215,11 +215,12 @@ test.describe('staff report', () => {
       'Gross margin',
     ]);
     const sales = matrix.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Sales' }) });
+    // Each cell: the latest value, the date it was given, and the value a restatement replaced.
     await expect(sales.getByRole('cell')).toHaveText([
-      '$615,400.00 was $612,000.00',
-      '$688,500.00',
-      '$731,200.00',
-      '$774,900.00',
+      /^\s*\$615,400\.00 *\w+ \d+, \d{4} *was \$612,000\.00$/,
+      /^\s*\$688,500\.00 *\w+ \d+, \d{4}$/,
+      /^\s*\$731,200\.00 *\w+ \d+, \d{4}$/,
+      /^\s*\$774,900\.00 *\w+ \d+, \d{4}$/,
     ]);
     await expect(matrix.locator('input, select, textarea, button')).toHaveCount(0);
   });

@@ -9,13 +9,15 @@ import {
   viewChild,
 } from '@angular/core';
 import { NavigationEnd, Router, RouterOutlet } from '@angular/router';
-import { filter, skip } from 'rxjs';
+import { filter, map, pairwise } from 'rxjs';
 
 /**
  * The shell of every page. Two focus rules live here because every page shares them: the skip
  * link moves focus into main without touching the address (a fragment link would resolve against
  * `<base href="/">` and drop the personal link's query), and after a move between pages (form to
  * report, say) focus goes to the new page's main region instead of being dropped to the body.
+ * A navigation that stays on the same page (the staff page dropping its key from the address)
+ * is no move between pages, so the first load keeps the browser's starting focus.
  */
 @Component({
   selector: 'app-root',
@@ -36,8 +38,10 @@ export class App {
     const subscription = inject(Router)
       .events.pipe(
         filter((event) => event instanceof NavigationEnd),
-        // The first page load keeps the browser's own starting focus.
-        skip(1),
+        map((event) => pathOf(event.urlAfterRedirects)),
+        // The first page load (no previous path) keeps the browser's own starting focus.
+        pairwise(),
+        filter(([previous, next]) => previous !== next),
       )
       .subscribe(() => afterNextRender(() => this.focusMain(), { injector: this.injector }));
     inject(DestroyRef).onDestroy(() => subscription.unsubscribe());
@@ -55,4 +59,9 @@ export class App {
     main.focus();
     main.scrollIntoView({ block: 'start' });
   }
+}
+
+/** The page of a router URL: its path without query or fragment. */
+function pathOf(url: string): string {
+  return url.split(/[?#]/, 1)[0] ?? url;
 }

@@ -1,4 +1,4 @@
-import type { FieldValues } from '@checkin/contract';
+import { type FieldValues, isEmptyAnswer } from '@checkin/contract';
 import type { CrmRow } from '../crm/crm-client';
 import { CLEARED_FIELDS_FIELD } from '../crm/crm-names';
 import { ACTIVITY_FIELDS } from '../fields/field-config';
@@ -21,7 +21,7 @@ const ACTIVITY_FIELD_NAMES: ReadonlySet<string> = new Set(ACTIVITY_FIELDS.map((f
  */
 export function clearedFieldsValue(values: FieldValues): Record<string, string> {
   const cleared = Object.entries(values)
-    .filter(([name, value]) => ACTIVITY_FIELD_NAMES.has(name) && isEmpty(value))
+    .filter(([name, value]) => ACTIVITY_FIELD_NAMES.has(name) && isEmptyAnswer(value))
     .map(([name]) => name)
     .sort();
   return cleared.length > 0 ? { [CLEARED_FIELDS_FIELD]: cleared.join(SEPARATOR) } : {};
@@ -37,8 +37,4 @@ export function clearedFieldsOf(row: CrmRow): ReadonlySet<string> {
       .map((name) => name.trim())
       .filter((name) => ACTIVITY_FIELD_NAMES.has(name)),
   );
-}
-
-function isEmpty(value: unknown): boolean {
-  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }

@@ -7,6 +7,7 @@ import {
   type OptionItem,
   type OptionMap,
   TEXT_HAS_MARKUP_MESSAGE,
+  isEmptyAnswer,
   validateFieldValue,
 } from '@checkin/contract';
 import { AppError, Errors } from '../errors/app-error';
@@ -60,7 +61,7 @@ export function parseSubmission(body: unknown): SubmissionRequest {
 /** The select and multiselect fields whose submitted value needs the CRM's option lists. */
 export function fieldsNeedingOptions(values: Readonly<Record<string, unknown>>): FieldConfig[] {
   return Object.entries(values)
-    .filter(([, value]) => !isEmpty(value))
+    .filter(([, value]) => !isEmptyAnswer(value))
     .map(([name]) => SUBMITTABLE_BY_NAME.get(name))
     .filter((field): field is FieldConfig => field?.type === 'select' || field?.type === 'multiselect');
 }
@@ -129,10 +130,6 @@ export function refusalReason(problem: FieldValueProblem, options: readonly Opti
     case 'readOnly':
       return 'this answer cannot be changed here.';
   }
-}
-
-function isEmpty(value: unknown): boolean {
-  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -3,6 +3,7 @@ import type {
   FieldConfig,
   FieldHistory,
   FieldHistoryEntry,
+  FieldValue,
   StageOption,
   StageRank,
 } from '@checkin/contract';
@@ -42,6 +43,15 @@ export function buildFieldHistory(
     if (entries.length > 0) history[name] = entries;
   });
   return history;
+}
+
+/**
+ * What a field's latest value is, for every page: the newest entry of its history, which is null
+ * when the newest check-in that touched it cleared it. Both the owner's report (whose payload
+ * carries the history, newest first) and the staff report read it this way.
+ */
+export function latestValueOf(entries: readonly FieldHistoryEntry[]): FieldValue {
+  return entries[0]?.value ?? null;
 }
 
 /** docs/decisions.md, "Report shapes": {id, date, stage (rank or null), fieldCount}, in the check-ins' order. */

@@ -76,6 +76,7 @@ describe('buildReportPayload', () => {
   it('answers the organization name, derived stage, check-ins, field history, options and sections', () => {
     const payload = buildReportPayload({
       orgName: 'Riverbend',
+      organizationValues: {},
       checkins,
       options,
       stages: STAGES,
@@ -108,6 +109,7 @@ describe('buildReportPayload', () => {
 
     const payload = buildReportPayload({
       orgName: 'Riverbend',
+      organizationValues: {},
       checkins: withContactValue,
       options: {},
       stages: STAGES,
@@ -115,5 +117,55 @@ describe('buildReportPayload', () => {
     });
 
     expect(Object.keys(payload.fieldHistory)).toEqual(['Interest_list_size']);
+  });
+
+  it('shows the organization’s own facts the form writes, with their current values, empty ones left out', () => {
+    const payload = buildReportPayload({
+      orgName: 'Riverbend',
+      organizationValues: {
+        Equity_share: 200,
+        Name_on_Incorporation_Certificate: '',
+        Date_Incorporated: '2021-03-01',
+      },
+      checkins: [],
+      options: {},
+      stages: STAGES,
+      sections: SECTIONS,
+    });
+    expect(payload.organizationFacts.title).toBe('Your co-op');
+    expect(payload.organizationFacts.fields.map((report) => [report.field.name, report.latest])).toEqual([
+      ['Date_Incorporated', '2021-03-01'],
+      ['Equity_share', 200],
+    ]);
+    expect(payload.organizationFacts.fields.every((report) => report.latest !== '')).toBe(true);
+    expect(payload.organizationFacts.fields.every((report) => !report.field.readOnly)).toBe(true);
+  });
+
+  it('builds the stage-5 quarterly matrix: configured metrics by Q1..Q4, each cell with its history', () => {
+    const payload = buildReportPayload({
+      orgName: 'Riverbend',
+      organizationValues: {},
+      checkins: [
+        checkin(41, '2026-02-01T12:00:00', { Y1_Q1_Sales: 615400 }),
+        checkin(40, '2026-01-01T12:00:00', { Y1_Q1_Sales: 612000, Y1_Q2_Members: 900 }),
+      ],
+      options: {},
+      stages: STAGES,
+      sections: SECTIONS,
+    });
+    const matrix = payload.quarterlyMatrix;
+    expect(matrix?.sectionRank).toBe(5);
+    expect(matrix?.quarters).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    expect(matrix?.rows.map((row) => [row.metric, row.label])).toEqual([
+      ['Sales', 'Sales'],
+      ['Members', 'Member-owners'],
+      ['Transactions', 'Transactions'],
+      ['Margin', 'Gross margin'],
+    ]);
+    const q1Sales = matrix?.rows[0]?.cells[0];
+    expect(q1Sales?.latest).toBe(615400);
+    expect(q1Sales?.history.map((entry) => entry.value)).toEqual([615400, 612000]);
+    expect(matrix?.rows[1]?.cells[1]?.latest).toBe(900);
+    expect(matrix?.rows[1]?.cells[0]).toMatchObject({ latest: null, history: [] });
   });
 });

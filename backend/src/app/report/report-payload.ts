@@ -1,18 +1,25 @@
-import type {
-  FieldConfig,
-  OptionMap,
-  ReportPayload,
-  SectionConfig,
-  StageInfo,
-  StageOption,
+import {
+  type FieldConfig,
+  isEmptyAnswer,
+  type FieldReport,
+  type FieldValues,
+  type OptionMap,
+  type OrganizationFacts,
+  type ReportPayload,
+  type SectionConfig,
+  type StageInfo,
+  type StageOption,
 } from '@checkin/contract';
 import type { CheckInRecord } from '../crm/check-in-records.service';
 import { newestStageValue, toStageInfo } from '../crm/stage.service';
-import { buildFieldHistory, summarizeCheckIns } from './field-history';
+import { buildFieldHistory, latestValueOf, summarizeCheckIns } from './field-history';
+import { buildQuarterlyMatrix, isMatrixField, matrixRows } from './quarterly-matrix';
 
 /** Everything the report is made of, as read from the CRM in one round. */
 export interface ReportSources {
   orgName: string;
+  /** The organization's values of the fields in organizationFieldsOf(sections), by form-side name. */
+  organizationValues: FieldValues;
   /** Every check-in of the organization, newest first (date, then id). */
   checkins: readonly CheckInRecord[];
   options: OptionMap;
@@ -27,15 +34,42 @@ export interface ReportSources {
  */
 export function buildReportPayload(sources: ReportSources): ReportPayload {
   const sections = reportSections(sources.sections);
+  const activityFields = activityFieldsOf(sections);
+  const fieldHistory = buildFieldHistory(sources.checkins, activityFields);
+  const report = (field: FieldConfig): FieldReport => {
+    const history = fieldHistory[field.name] ?? [];
+    return { field, latest: latestValueOf(history), history };
+  };
   return {
     orgName: sources.orgName,
     currentStage: currentStageOf(sources.checkins, sources.stages),
     activities: summarizeCheckIns(sources.checkins, sources.stages),
-    fieldHistory: buildFieldHistory(sources.checkins, activityFieldsOf(sections)),
+    fieldHistory,
     options: sources.options,
     stages: [...sources.stages],
     sections,
+    organizationFacts: organizationFactsOf(sources.sections, sources.organizationValues),
+    quarterlyMatrix: buildQuarterlyMatrix(matrixRows(activityFields.filter(isMatrixField)), report),
   };
+}
+
+/**
+ * The organization fields the form writes (section 0's contact-bound, editable fields), in the
+ * form's order: the contact has one current value each and no dates.
+ */
+export function organizationFieldsOf(sections: readonly SectionConfig[]): FieldConfig[] {
+  return sections
+    .filter((section) => section.rank === 0)
+    .flatMap((section) => section.fields.filter((field) => field.crmContactField && !field.readOnly));
+}
+
+function organizationFactsOf(sections: readonly SectionConfig[], values: FieldValues): OrganizationFacts {
+  const title = sections.find((section) => section.rank === 0)?.title ?? 'Your co-op';
+  const fields = organizationFieldsOf(sections).flatMap((field): FieldReport[] => {
+    const value = values[field.name];
+    return value === undefined || isEmptyAnswer(value) ? [] : [{ field, latest: value, history: [] }];
+  });
+  return { title, fields };
 }
 
 /** The current stage (newestStageValue) with its rank and label. */

@@ -4,7 +4,7 @@ import { CheckInRecordsService } from '../crm/check-in-records.service';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
 import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
-import { buildReportPayload } from './report-payload';
+import { buildReportPayload, organizationFieldsOf } from './report-payload';
 
 /**
  * GET /api/report for an organization the owner access guard has already let through: the
@@ -21,10 +21,17 @@ export class ReportService {
 
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }] = await Promise.all([
-      this.records.readOrganization(orgId, []),
+      this.records.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
       this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.schema.options(ALL_FIELDS),
     ]);
-    return buildReportPayload({ orgName: organization.name, checkins, options, stages, sections: SECTIONS });
+    return buildReportPayload({
+      orgName: organization.name,
+      organizationValues: organization.values,
+      checkins,
+      options,
+      stages,
+      sections: SECTIONS,
+    });
   }
 }

@@ -7,7 +7,8 @@ import {
 } from '../crm/crm-names';
 import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import type { CustomFieldMetadata } from '../crm/crm-schema.service';
-import { crmNameOf, MATRIX_FIELD_PATTERN, MATRIX_METRICS, SECTIONS } from '../fields/field-config';
+import { crmNameOf, SECTIONS } from '../fields/field-config';
+import { isMatrixField, type MatrixLayoutRow, matrixRows } from '../report/quarterly-matrix';
 
 /**
  * Which fields the staff report shows, and where. Staff see every custom field the CRM has in
@@ -24,26 +25,16 @@ export interface LayoutSection {
   fields: FieldConfig[];
 }
 
-export interface LayoutMatrixRow {
-  metric: string;
-  label: string;
-  type: FieldType;
-  /** Q1..Q4; null where neither the configuration nor the CRM has the field. */
-  cells: Array<FieldConfig | null>;
-}
-
 export interface StaffLayout {
   sections: LayoutSection[];
   /** Belongs to the stage-5 section; empty when no matrix field exists. */
-  matrix: LayoutMatrixRow[];
+  matrix: MatrixLayoutRow[];
   /** Every activity-side field (rows and matrix cells), for the check-in read. */
   activityFields: FieldConfig[];
   /** Every organization-side field, for the contact read. */
   contactFields: FieldConfig[];
 }
 
-export const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
-export const MATRIX_SECTION_RANK: StageRank = 5;
 const OTHER_SECTION_KEY = 'other';
 const ORGANIZATION_SECTION_TITLE = 'Organization';
 
@@ -141,42 +132,4 @@ function discoveredField(meta: CustomFieldMetadata): FieldConfig {
 
 function isCrmBound(field: FieldConfig): boolean {
   return Boolean(field.crmField || field.crmContactField);
-}
-
-function matrixPosition(field: FieldConfig): { quarter: number; metric: string } | null {
-  if (!field.crmField) return null;
-  const shortName = field.crmField.slice(field.crmField.indexOf('.') + 1);
-  const match = MATRIX_FIELD_PATTERN.exec(shortName);
-  return match?.[1] && match[2] ? { quarter: Number(match[1]), metric: match[2] } : null;
-}
-
-function isMatrixField(field: FieldConfig): boolean {
-  return matrixPosition(field) !== null;
-}
-
-/** Configured metrics first, in their order, then any further metric the CRM has, by name. */
-function matrixRows(fields: readonly FieldConfig[]): LayoutMatrixRow[] {
-  const byMetric = new Map<string, Array<FieldConfig | null>>();
-  for (const field of fields) {
-    const position = matrixPosition(field);
-    if (!position) continue;
-    const cells = byMetric.get(position.metric) ?? QUARTERS.map(() => null);
-    cells[position.quarter - 1] = field;
-    byMetric.set(position.metric, cells);
-  }
-  const known = MATRIX_METRICS.filter((metric) => byMetric.has(metric.key)).map((metric) => ({
-    metric: metric.key,
-    label: metric.label,
-    type: metric.type,
-  }));
-  const knownKeys = new Set<string>(known.map((metric) => metric.metric));
-  const further = [...byMetric.keys()]
-    .filter((key) => !knownKeys.has(key))
-    .sort()
-    .map((key) => ({ metric: key, label: key, type: firstCellType(byMetric.get(key)) }));
-  return [...known, ...further].map((metric) => ({ ...metric, cells: byMetric.get(metric.metric) ?? [] }));
-}
-
-function firstCellType(cells: ReadonlyArray<FieldConfig | null> | undefined): FieldType {
-  return cells?.find((cell) => cell !== null)?.type ?? 'number';
 }

@@ -1,23 +1,27 @@
 import type {
   FieldConfig,
   FieldValues,
-  StaffFieldReport,
+  FieldReport,
   StaffSection,
   StaffSubmission,
   StageOption,
 } from '@checkin/contract';
 import type { CheckInRecord } from '../crm/check-in-records.service';
 import type { CrmRow } from '../crm/crm-client';
-import { buildFieldHistory, summarizeCheckIns } from '../report/field-history';
-import { MATRIX_SECTION_RANK, QUARTERS, type StaffLayout } from './staff-layout';
+import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
+import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../report/field-history';
+import { buildQuarterlyMatrix, MATRIX_SECTION_RANK } from '../report/quarterly-matrix';
+import type { StaffLayout } from './staff-layout';
 
 /**
- * What the check-in read adds for the submissions list: the subject, and who recorded each
- * check-in through a join on the activity's source contact. (`source_contact_id.display_name` is
- * silently dropped by CiviCRM: source_contact_id is a virtual field on Activity.)
+ * What the check-in read adds: the answers each check-in cleared (so a cleared answer is the
+ * latest value, as on the owner's report), and for the submissions list the subject and who
+ * recorded each check-in through a join on the activity's source contact.
+ * (`source_contact_id.display_name` is silently dropped by CiviCRM: source_contact_id is a
+ * virtual field on Activity.)
  */
 export const SUBMISSION_COLUMNS = {
-  select: ['subject', 'recorder.display_name'],
+  select: [CLEARED_FIELDS_FIELD, 'subject', 'recorder.display_name'],
   join: [
     [
       'Contact AS recorder',
@@ -40,10 +44,10 @@ export function buildStaffSections(
   checkins: readonly CheckInRecord[],
 ): StaffSection[] {
   const history = buildFieldHistory(checkins, layout.activityFields);
-  const report = (field: FieldConfig): StaffFieldReport => {
+  const report = (field: FieldConfig): FieldReport => {
     if (field.crmContactField) return { field, latest: organizationValues[field.name] ?? null, history: [] };
     const entries = history[field.name] ?? [];
-    return { field, latest: entries[0]?.value ?? null, history: entries };
+    return { field, latest: latestValueOf(entries), history: entries };
   };
   return layout.sections.map((section) => {
     const built: StaffSection = {
@@ -52,12 +56,8 @@ export function buildStaffSections(
       title: section.title,
       fields: section.fields.map(report),
     };
-    if (section.rank === MATRIX_SECTION_RANK && layout.matrix.length > 0) {
-      built.matrix = {
-        quarters: [...QUARTERS],
-        rows: layout.matrix.map((row) => ({ ...row, cells: row.cells.map((cell) => cell && report(cell)) })),
-      };
-    }
+    const matrix = section.rank === MATRIX_SECTION_RANK ? buildQuarterlyMatrix(layout.matrix, report) : null;
+    if (matrix) built.matrix = matrix;
     return built;
   });
 }

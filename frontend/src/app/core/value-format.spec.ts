@@ -1,5 +1,6 @@
 import type { FieldConfig, FieldType } from '@checkin/contract';
-import { calendarDay, formatDate, formatValue, multiValues } from './value-format';
+import { formatDate, formatValue, multiValues } from './value-format';
+import { calendarDay } from '../shared/dates';
 
 const field = (type: FieldType): FieldConfig => ({ name: 'f', label: 'F', type });
 

@@ -1,4 +1,11 @@
-import { type FieldConfig, type FieldValue, isFileValue, type OptionItem } from '@checkin/contract';
+import { calendarDay, formatCalendarDay } from '../shared/dates';
+import {
+  type FieldConfig,
+  type FieldValue,
+  isEmptyAnswer,
+  isFileValue,
+  type OptionItem,
+} from '@checkin/contract';
 
 /**
  * The value formatting table of docs/product-rules.md, shared by the report and the staff page. Pure functions
@@ -12,8 +19,6 @@ export interface FormatContext {
 
 const DEFAULT_LOCALE = 'en-US';
 const DEFAULT_CURRENCY = 'USD';
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 
 export function formatValue(
   value: FieldValue | undefined,
@@ -47,10 +52,8 @@ export function formatValue(
   }
 }
 
-export function isEmptyValue(value: FieldValue | undefined): value is null | undefined | '' {
-  if (value === null || value === undefined || value === '') return true;
-  return Array.isArray(value) && value.length === 0;
-}
+/** The contract's one rule for an empty answer (libs/contract, isEmptyAnswer). */
+export const isEmptyValue = isEmptyAnswer;
 
 /** A number from a CRM value (numbers, numeric strings); null when not numeric. */
 export function toNumber(value: FieldValue | undefined): number | null {
@@ -85,40 +88,10 @@ export function formatNumber(value: FieldValue, locale = DEFAULT_LOCALE): string
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
 }
 
-/**
- * Long date. A calendar date ("2025-03-15", or the date part of "2025-03-15 10:00:00") is
- * formatted in UTC from its parts, so no time zone can move it to the previous day.
- */
-/** An instant (a check-in's time, as the API answers it): it has a zone. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * A long date. A calendar date (YYYY-MM-DD, a date field) is never shifted by time zone; an
- * instant (a check-in's time) is shown on the reader's own calendar.
- */
+/** A long date, on the one calendar of shared/dates.ts. */
 export function formatDate(value: FieldValue, locale = DEFAULT_LOCALE): string {
-  if (typeof value === 'string' && INSTANT.test(value)) {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(new Date(value));
-  }
-  const parts = calendarDateParts(String(value));
-  if (!parts) return String(value);
-  const date = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
-}
-
-/** Year, month and day of a CRM date or date-time string, or of an ISO string with offset. */
-export function calendarDateParts(text: string): { year: number; month: number; day: number } | null {
-  const match = DATE_ONLY.exec(text) ?? DATE_TIME.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  return { year, month, day };
-}
-
-/** Days since the epoch for a calendar date, for placing dates on an axis without time zones. */
-export function calendarDay(text: string): number | null {
-  const parts = calendarDateParts(text);
-  return parts ? Date.UTC(parts.year, parts.month - 1, parts.day) / 86_400_000 : null;
+  const day = calendarDay(String(value));
+  return day === null ? String(value) : formatCalendarDay(day, locale, { dateStyle: 'long' });
 }
 
 export function formatBoolean(value: FieldValue): string {

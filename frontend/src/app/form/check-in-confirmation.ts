@@ -9,7 +9,7 @@ import {
 } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { OwnerLinkParams, SubmitResponse } from '@checkin/contract';
-import { formatDateAndTime } from '../core/clock';
+import { formatDateAndTime } from '../shared/dates';
 import { ownerLinkQuery } from '../core/link-params';
 import { OrganizerContactLine } from '../core/organizer-contact';
 import { AnswerChanges, type ChangeRow } from './answer-changes';

@@ -15,6 +15,7 @@ import {
   type StageRank,
   type UploadLimits,
   DEFAULT_TEXT_MAX_LENGTH,
+  isEmptyAnswer,
   isFileValue,
 } from '@checkin/contract';
 import { formatValue, multiValues } from '../core/value-format';
@@ -358,10 +359,6 @@ function submitChoice(value: string): FieldValue {
 
 function submitList(value: string[]): FieldValue {
   return value.length > 0 ? [...value] : null;
-}
-
-function isEmptyAnswer(value: FieldValue): boolean {
-  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 /** Same answer: multiselect choices in any order, a file by its id. */

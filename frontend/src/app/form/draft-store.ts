@@ -1,6 +1,6 @@
 import { DOCUMENT, inject, Injectable, InjectionToken } from '@angular/core';
 import { type FieldValues, FORM_ID } from '@checkin/contract';
-import { formatClockTime, formatLongDate } from '../core/clock';
+import { formatClockTime, formatLongDate } from '../shared/dates';
 
 /**
  * The browser's draft of a check-in (docs/decisions.md, "Drafts"), in local storage under

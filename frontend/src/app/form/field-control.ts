@@ -11,7 +11,7 @@ import {
 import { NgTemplateOutlet } from '@angular/common';
 import { ReactiveFormsModule } from '@angular/forms';
 import type { OptionItem } from '@checkin/contract';
-import { formatMonthYear } from '../core/clock';
+import { formatMonthYear } from '../shared/dates';
 import {
   controlIdOf,
   type FieldEntry,

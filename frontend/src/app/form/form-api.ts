@@ -4,7 +4,6 @@ import {
   type FileValue,
   type FormDataPayload,
   isFileValue,
-  type OrganizationChoices,
   ownerDataUrl,
   type OwnerLinkParams,
   type SubmitRequest,
@@ -44,11 +43,6 @@ export class FormApi {
       this.preloaded.take<FormDataPayload>(ownerDataUrl('/api/data', link)) ??
       this.http.get<FormDataPayload>('/api/data', { params: ownerLinkQuery(link) })
     );
-  }
-
-  /** The co-ops this link's person may check in for (after ORG_REQUIRED). */
-  organizations(link: OwnerLinkParams): Observable<OrganizationChoices> {
-    return this.http.get<OrganizationChoices>('/api/organizations', { params: ownerLinkQuery(link) });
   }
 
   submit(request: SubmitRequest): Observable<SubmitResponse> {

@@ -16,24 +16,20 @@ import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { Title } from '@angular/platform-browser';
 import type { FormDataPayload, OwnerLinkParams } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
-import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
+import { readOwnerLink } from '../core/link-params';
 import { CheckInConfirmation } from './check-in-confirmation';
 import { OrganizerContactLine } from '../core/organizer-contact';
 import { CheckInEditor, type CheckInRecorded, type EditorStep } from './check-in-editor';
 import { FormApi } from './form-api';
-import { type LoadProblem, loadProblemOf } from './form-messages';
+import { LoadFailureNotice } from '../shared/load-failure-notice';
+import { type LoadProblem, loadProblemOf } from '../shared/load-problems';
+import { type ChoiceLink, OrganizationChoicesApi } from '../shared/organization-choices';
 
 export type PageState =
   | { kind: 'loading' }
   | { kind: 'failed'; problem: LoadProblem; choices?: readonly ChoiceLink[] }
   | { kind: 'ready'; payload: FormDataPayload }
   | { kind: 'submitted'; payload: FormDataPayload; recorded: CheckInRecorded };
-
-/** One co-op to choose: its name, and the same personal link with its orgId. */
-export interface ChoiceLink {
-  name: string;
-  href: string;
-}
 
 const APP_NAME = 'Co-op check-in';
 const INCOMPLETE_LINK = 'This link is incomplete';
@@ -63,7 +59,7 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
  */
 @Component({
   selector: 'app-form-page',
-  imports: [CheckInEditor, CheckInConfirmation, OrganizerContactLine],
+  imports: [CheckInEditor, CheckInConfirmation, LoadFailureNotice, OrganizerContactLine],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-header">
@@ -81,26 +77,11 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
           <p class="notice" role="status">Loading your check-in form…</p>
         }
         @case ('failed') {
-          <div class="notice" [class.error]="!current.problem.chooseOrganization" role="alert">
-            <h2>{{ current.problem.title }}</h2>
-            <p>{{ current.problem.message }}</p>
-            @if (current.choices; as choices) {
-              <ul class="choices">
-                @for (choice of choices; track choice.href) {
-                  <li>
-                    <a [href]="choice.href">{{ choice.name }}</a>
-                  </li>
-                }
-              </ul>
-            }
-            <app-organizer-contact
-              [needsNewLink]="current.problem.needsNewLink"
-              [intro]="current.problem.canRetry ? 'If this keeps happening,' : 'To carry on,'"
-            />
-            @if (current.problem.canRetry) {
-              <button type="button" (click)="reload()">Try again</button>
-            }
-          </div>
+          <app-load-failure-notice
+            [problem]="current.problem"
+            [choices]="current.choices"
+            (retry)="reload()"
+          />
         }
         @case ('ready') {
           <p class="intro">
@@ -158,23 +139,11 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
     .notice p:last-child {
       margin-bottom: 0;
     }
-    .choices {
-      margin: 0 0 var(--space-3);
-      padding-left: var(--space-6);
-    }
-    .choices li {
-      margin: var(--space-2) 0;
-    }
-    .choices a {
-      display: inline-block;
-      min-height: 1.5rem;
-      font-weight: 600;
-      font-size: 1.1rem;
-    }
   `,
 })
 export class FormPage {
   private readonly api = inject(FormApi);
+  private readonly choicesApi = inject(OrganizationChoicesApi);
   private readonly destroyRef = inject(DestroyRef);
   private readonly injector = inject(Injector);
   private readonly confirmation = viewChild(CheckInConfirmation);
@@ -220,17 +189,11 @@ export class FormPage {
 
   /** Several co-ops and no orgId: list them, each a link to this same form for that co-op. */
   private loadChoices(link: OwnerLinkParams, problem: LoadProblem): void {
-    this.api
-      .organizations(link)
+    this.choicesApi
+      .choices(link, '/')
       .pipe(takeUntilDestroyed(this.destroyRef))
       .subscribe({
-        next: ({ organizations }) => {
-          const choices = organizations.map((organization) => ({
-            name: organization.name,
-            href: `/?${new URLSearchParams(ownerLinkQuery({ ...link, orgId: String(organization.id) })).toString()}`,
-          }));
-          this.state.set({ kind: 'failed', problem, choices });
-        },
+        next: (choices) => this.state.set({ kind: 'failed', problem, choices }),
         // Without the list the page still says which co-op is missing and whom to ask.
         error: () => this.state.set({ kind: 'failed', problem: { ...problem, needsNewLink: true } }),
       });

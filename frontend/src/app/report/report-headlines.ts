@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
 import type { HeadlineView } from './report-summary';
-import type { TrendView } from './report-view';
+import type { TrendView } from './trend';
 
 /** A trend as an SVG polyline in a 100 × 32 box: x by time, y by value (highest at the top). */
 export function sparklinePoints(trend: TrendView): string {

@@ -57,7 +57,7 @@ describe('ReportPage', () => {
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
     expect(text(fixture, '.stage')).toEqual(['Current stage: Business planning']);
     expect(text(fixture, '.counts dt')).toEqual(['Check-ins sent', 'Questions answered', 'History covers']);
-    expect(text(fixture, '.counts dd')).toEqual(['12', '14', 'February 2022 – November 2026']);
+    expect(text(fixture, '.counts dd')).toEqual(['12', '15', 'February 2022 – November 2026']);
     const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
     expect(back?.getAttribute('href')).toBe(`/${LINK}`);
   });
@@ -102,6 +102,22 @@ describe('ReportPage', () => {
     expect(text(fixture, '.notice.empty h2')).toEqual(['No check-ins yet']);
     expect(text(fixture, '.notice.empty p')[0]).toContain('After your first check-in, this page shows');
     expect(text(fixture, '.stage-card')).toEqual([]);
+  });
+
+  it('shows the co-op’s own facts, and no empty state, when the check-ins carry only those', async () => {
+    const fixture = await open();
+    const [first] = reportFixture().activities.slice(-1);
+    await answer(fixture, {
+      ...reportFixture(),
+      activities: [{ ...first, fieldCount: 0 }],
+      fieldHistory: {},
+    });
+
+    expect(text(fixture, '.notice.empty')).toEqual([]);
+    expect(text(fixture, '#organization-heading')).toEqual(['Your co-op']);
+    expect(text(fixture, '.facts dt')).toEqual(['Equity share price']);
+    expect(text(fixture, '.facts dd')).toEqual(['$200.00']);
+    expect(text(fixture, '.counts dd').slice(0, 2)).toEqual(['1', '1']);
   });
 
   it('shows each field’s latest value with its date, and expands its earlier entries', async () => {
@@ -217,6 +233,30 @@ describe('ReportPage', () => {
     await answer(fixture, reportFixture());
 
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
+  });
+
+  it('lets a person with several co-ops and no orgId choose one by name, each a link to its report', async () => {
+    const fixture = await open('?cid=105&cs=demo-multi');
+    const body: ErrorBody = { statusCode: 400, code: 'ORG_REQUIRED', message: 'Several co-ops.' };
+    await answer(fixture, body, 400);
+    http
+      .expectOne((candidate) => candidate.url === '/api/organizations')
+      .flush({
+        organizations: [
+          { id: 106, name: 'Harbor Co-op' },
+          { id: 107, name: 'Hilltop Co-op' },
+        ],
+      });
+    await fixture.whenStable();
+
+    expect(text(fixture, '[role="alert"] h2')).toEqual(['Which co-op’s history?']);
+    const links = Array.from(
+      (fixture.nativeElement as HTMLElement).querySelectorAll<HTMLAnchorElement>('.choices a'),
+    );
+    expect(links.map((link) => [link.textContent?.trim(), link.getAttribute('href')])).toEqual([
+      ['Harbor Co-op', '/report?orgId=106&cid=105&cs=demo-multi'],
+      ['Hilltop Co-op', '/report?orgId=107&cid=105&cs=demo-multi'],
+    ]);
   });
 
   it('asks for the personal link when the address has none, without calling the API', async () => {

@@ -10,15 +10,16 @@ import {
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { Title } from '@angular/platform-browser';
 import { RouterLink } from '@angular/router';
-import type { ReportPayload } from '@checkin/contract';
+import type { OwnerLinkParams, ReportPayload } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
 import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
-import { OrganizerContactLine } from '../core/organizer-contact';
-import { type LoadProblem, loadProblemOf } from '../form/form-messages';
+import { LoadFailureNotice } from '../shared/load-failure-notice';
+import { type LoadProblem, loadProblemOf } from '../shared/load-problems';
+import { type ChoiceLink, OrganizationChoicesApi } from '../shared/organization-choices';
 import { FieldEntries } from './field-entries';
 import { ReportApi } from './report-api';
-import { localCalendarDay } from './report-dates';
-import { StaffMatrix } from '../staff/staff-matrix';
+import { localCalendarDay } from '../shared/dates';
+import { QuarterlyMatrixTable } from '../shared/quarterly-matrix';
 import { HeadlineFigure } from './report-headlines';
 import type { StageState } from './report-summary';
 import { ReportTimeline } from './report-timeline';
@@ -28,7 +29,7 @@ import { buildTimeline, type TimelineView } from './timeline';
 type PageState =
   | { kind: 'no-link' }
   | { kind: 'loading' }
-  | { kind: 'failed'; problem: LoadProblem }
+  | { kind: 'failed'; problem: LoadProblem; choices?: readonly ChoiceLink[] }
   | { kind: 'ready'; view: ReportView; timeline: TimelineView | null };
 
 /** Said after each stage's name: the step bar's colours, in words. */
@@ -45,134 +46,16 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
  */
 @Component({
   selector: 'app-report-page',
-  imports: [RouterLink, FieldEntries, ReportTimeline, HeadlineFigure, StaffMatrix, OrganizerContactLine],
+  imports: [
+    RouterLink,
+    FieldEntries,
+    ReportTimeline,
+    HeadlineFigure,
+    QuarterlyMatrixTable,
+    LoadFailureNotice,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    @let current = state();
-    @switch (current.kind) {
-      @case ('ready') {
-        <header class="report-header">
-          <p class="eyebrow">Check-in history</p>
-          <h1>{{ current.view.orgName }}</h1>
-          <p class="stage">
-            Current stage: <strong>{{ current.view.stageLabel }}</strong>
-          </p>
-          <dl class="counts">
-            <div>
-              <dt>Check-ins sent</dt>
-              <dd class="tabular">{{ current.view.checkInCount }}</dd>
-            </div>
-            <div>
-              <dt>Questions answered</dt>
-              <dd class="tabular">{{ current.view.fieldsTracked }}</dd>
-            </div>
-            <div>
-              <dt>History covers</dt>
-              <dd>{{ current.view.dateSpan }}</dd>
-            </div>
-          </dl>
-          <a class="back" routerLink="/" [queryParams]="formQuery">Back to the check-in form</a>
-        </header>
-
-        @if (current.view.stages.length > 0) {
-          <section class="card" aria-labelledby="progress-heading">
-            <h2 id="progress-heading">Progress through the stages</h2>
-            <ol class="stages">
-              @for (step of current.view.stages; track step.rank) {
-                <li [class]="step.state" [attr.aria-current]="step.state === 'current' ? 'step' : null">
-                  <span class="step-mark" aria-hidden="true"></span>
-                  <span class="step-label">{{ step.label }}</span>
-                  <span class="visually-hidden">{{ stepStateText[step.state] }}</span>
-                </li>
-              }
-            </ol>
-          </section>
-        }
-
-        @if (current.view.sections.length === 0) {
-          <div class="notice empty">
-            <h2>No check-ins yet</h2>
-            <p>
-              After your first check-in, this page shows your co-op’s key figures (member-owners, equity
-              raised, percent capitalized, projected sales) with how they change over time, a timeline of your
-              milestones, and every answer you have given, stage by stage.
-            </p>
-            <a routerLink="/" [queryParams]="formQuery">Start your first check-in</a>
-          </div>
-        } @else {
-          @if (current.view.headlines.length > 0) {
-            <section class="card" aria-labelledby="headlines-heading">
-              <h2 id="headlines-heading">Key figures</h2>
-              <ul class="headlines">
-                @for (headline of current.view.headlines; track headline.name) {
-                  <li><app-headline-figure [headline]="headline" /></li>
-                }
-              </ul>
-            </section>
-          }
-
-          @if (current.timeline; as timeline) {
-            <app-report-timeline [timeline]="timeline" (selectField)="showField($event)" />
-          }
-
-          @for (section of current.view.sections; track section.rank) {
-            @let open = !collapsed().has(section.rank);
-            <section class="card stage-card" [attr.aria-labelledby]="'stage-' + section.rank">
-              <h2 [id]="'stage-' + section.rank">
-                <button
-                  type="button"
-                  class="stage-toggle"
-                  [attr.aria-expanded]="open"
-                  [attr.aria-controls]="'stage-' + section.rank + '-body'"
-                  (click)="toggleSection(section.rank)"
-                >
-                  <span class="chevron" aria-hidden="true"></span>
-                  <span class="rank">Stage {{ section.rank }}</span> {{ section.title }}
-                </button>
-              </h2>
-              <div [id]="'stage-' + section.rank + '-body'" [hidden]="!open">
-                @if (section.fields.length > 0) {
-                  <ul class="fields">
-                    @for (field of section.fields; track field.name) {
-                      <li><app-field-entries [field]="field" /></li>
-                    }
-                  </ul>
-                }
-                @if (section.matrix; as matrix) {
-                  <app-staff-matrix [matrix]="matrix" [captionId]="'stage-' + section.rank + '-quarters'" />
-                }
-              </div>
-            </section>
-          }
-        }
-      }
-      @case ('loading') {
-        <h1>Check-in history</h1>
-        <p role="status">Loading your co-op’s check-in history…</p>
-      }
-      @case ('failed') {
-        <h1>Check-in history</h1>
-        <div class="notice error" role="alert">
-          <h2>{{ current.problem.title }}</h2>
-          <p>{{ current.problem.message }}</p>
-          <app-organizer-contact
-            [needsNewLink]="current.problem.needsNewLink"
-            [intro]="current.problem.canRetry ? 'If this keeps happening,' : 'To carry on,'"
-          />
-          @if (current.problem.canRetry) {
-            <button type="button" (click)="load()">Try again</button>
-          }
-        </div>
-      }
-      @case ('no-link') {
-        <h1>Check-in history</h1>
-        <p class="notice">
-          This page needs your personal link. Open the link from your check-in email to see your co-op’s
-          history.
-        </p>
-      }
-    }
-  `,
+  templateUrl: './report-page.html',
   styles: `
     .report-header {
       margin-bottom: var(--space-6);
@@ -328,6 +211,25 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
     .notice.error p {
       margin-top: 0;
     }
+    .facts {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+      gap: var(--space-3);
+      margin: 0;
+    }
+    .facts dt {
+      font-size: 0.875rem;
+      color: var(--color-text-muted);
+    }
+    .facts dd {
+      margin: 0;
+      font-weight: 600;
+      overflow-wrap: anywhere;
+    }
+    .quarter-heading {
+      font-size: 1rem;
+      margin: var(--space-4) 0 0;
+    }
   `,
 })
 export class ReportPage {
@@ -337,9 +239,11 @@ export class ReportPage {
   protected readonly stepStateText = STEP_STATE_TEXT;
 
   private readonly api = inject(ReportApi);
+  private readonly choicesApi = inject(OrganizationChoicesApi);
   private readonly title = inject(Title);
   private readonly document = inject(DOCUMENT);
   private readonly locale = inject(LOCALE_ID);
+  protected readonly formatContext = { locale: this.locale };
   private readonly destroyRef = inject(DestroyRef);
   private readonly link = readOwnerLink(this.document.location.search);
   protected readonly formQuery = this.link ? ownerLinkQuery(this.link) : {};
@@ -349,19 +253,31 @@ export class ReportPage {
   }
 
   protected load(): void {
-    if (!this.link) return this.state.set({ kind: 'no-link' });
+    const link = this.link;
+    if (!link) return this.state.set({ kind: 'no-link' });
     this.state.set({ kind: 'loading' });
     this.api
-      .report(this.link)
+      .report(link)
       .pipe(takeUntilDestroyed(this.destroyRef))
       .subscribe({
         next: (report) => this.show(report),
         error: (error: unknown) => {
-          this.state.set({
-            kind: 'failed',
-            problem: loadProblemOf(toApiError(error), 'Your check-in history'),
-          });
+          const problem = loadProblemOf(toApiError(error), 'Your check-in history');
+          this.state.set({ kind: 'failed', problem });
+          if (problem.chooseOrganization) this.loadChoices(link, problem);
         },
+      });
+  }
+
+  /** Several co-ops and no orgId: list them, each a link to this report for that co-op. */
+  private loadChoices(link: OwnerLinkParams, problem: LoadProblem): void {
+    this.choicesApi
+      .choices(link, '/report')
+      .pipe(takeUntilDestroyed(this.destroyRef))
+      .subscribe({
+        next: (choices) => this.state.set({ kind: 'failed', problem, choices }),
+        // Without the list the page still says which co-op is missing and whom to ask.
+        error: () => this.state.set({ kind: 'failed', problem: { ...problem, needsNewLink: true } }),
       });
   }
 

@@ -1,6 +1,6 @@
 import type { FieldConfig, ReportPayload } from '@checkin/contract';
 import { sparklinePoints } from './report-headlines';
-import { headlineFigures, quarterlyMatrix, stageProgress } from './report-summary';
+import { headlineFigures, stageProgress } from './report-summary';
 import { buildReportView } from './report-view';
 import { reportFixture } from './testing/report-fixture';
 
@@ -97,36 +97,35 @@ describe('sparklinePoints', () => {
 });
 
 describe('quarterly fields', () => {
-  const quarterly = (quarter: number, metric: string, label: string): FieldConfig => ({
-    name: `Y1_Q${quarter}_${metric}`,
-    type: 'number',
-    label: `Year 1, Q${quarter}: ${label}`,
-    crmField: `C.Y1_Q${quarter}_${metric}`,
-  });
-
-  it('become one table, rows by metric and columns by quarter, the latest value in each cell', () => {
+  it('come from the payload’s matrix, the one the staff page shows, and leave the field rows', () => {
     const report = reportFixture();
-    const fields = [quarterly(1, 'Members', 'member-owners'), quarterly(2, 'Members', 'member-owners')];
-    report.fieldHistory['Y1_Q2_Members'] = [{ value: 950, date: '2025-07-08T12:00:00', activityId: 1018 }];
-
-    const matrix = quarterlyMatrix(fields, report);
-
-    expect(matrix?.quarters).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
-    expect(matrix?.rows.map((row) => row.label)).toEqual(['Member-owners']);
-    expect(matrix?.rows[0]?.cells.map((cell) => cell?.latest ?? null)).toEqual([null, 950, null, null]);
-  });
-
-  it('is absent when no quarterly field has an answer', () => {
-    expect(quarterlyMatrix([quarterly(3, 'Margin', 'gross margin')], reportFixture())).toBeNull();
-  });
-
-  it('leave the field rows of their section and are still counted as tracked', () => {
-    const view = buildReportView(reportFixture(), OPTIONS);
+    const view = buildReportView(report, OPTIONS);
     const open = view.sections.find((section) => section.rank === 5);
 
     expect(open?.fields.map((field) => field.name)).toEqual(['Date_Opened']);
-    expect(open?.matrix?.rows[0]?.cells[0]?.latest).toBe(615400);
-    expect(view.fieldsTracked).toBe(14);
+    expect(open?.matrix).toBe(report.quarterlyMatrix);
+  });
+
+  it('give each answered cell its date, earlier entries and trend, labelled by metric and quarter', () => {
+    const open = buildReportView(reportFixture(), OPTIONS).sections.find((section) => section.rank === 5);
+    const [q1Sales] = open?.matrixFields ?? [];
+
+    expect(q1Sales?.label).toBe('Sales, Q1');
+    expect(q1Sales?.latest).toMatchObject({ valueLabel: '$615,400.00', dateLabel: 'April 10, 2026' });
+    expect(q1Sales?.earlier.map((entry) => entry.valueLabel)).toEqual(['$612,000.00']);
+    expect(q1Sales?.trend?.points).toHaveLength(2);
+  });
+
+  it('are counted as tracked, like the co-op’s own facts', () => {
+    // 13 stage fields, one quarterly cell and one "Your co-op" fact.
+    expect(buildReportView(reportFixture(), OPTIONS).fieldsTracked).toBe(15);
+  });
+
+  it('leave out a matrix no cell of which has an answer', () => {
+    const report = reportFixture();
+    report.quarterlyMatrix?.rows[0]?.cells.splice(0, 1, null);
+    const open = buildReportView(report, OPTIONS).sections.find((section) => section.rank === 5);
+    expect(open?.matrix).toBeNull();
   });
 });
 

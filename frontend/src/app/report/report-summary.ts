@@ -1,18 +1,11 @@
-import type {
-  FieldConfig,
-  ReportPayload,
-  StageRank,
-  StaffFieldReport,
-  StaffMatrix,
-  StaffMatrixRow,
-} from '@checkin/contract';
+import type { ReportPayload, StageRank } from '@checkin/contract';
 import { NUMERIC_FIELD_TYPES } from '@checkin/contract';
 import { formatDate, formatValue, toNumber } from '../core/value-format';
-import { CLEARED_LABEL, trendOf, type TrendView, type ViewOptions } from './report-view';
+import { CLEARED_LABEL, trendOf, type TrendView, type ViewOptions } from './trend';
 
 /**
  * What the report puts above the detail: the stages as progress, the headline figures with
- * their trend lines, and the first-year quarterly fields as one table. Pure, like report-view.
+ * their trend lines. Pure, like report-view.
  */
 
 export type StageState = 'done' | 'current' | 'upcoming';
@@ -97,45 +90,4 @@ export function headlineFigures(report: ReportPayload, options: ViewOptions): He
         },
       ];
     });
-}
-
-/** Stage 5's first-year fields: Y1_Q<quarter>_<metric>. */
-const QUARTERLY_FIELD = /^Y1_Q([1-4])_([A-Za-z]+)$/;
-const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
-
-export function isQuarterlyField(field: FieldConfig): boolean {
-  return QUARTERLY_FIELD.test(field.name);
-}
-
-/**
- * The quarterly fields of a section as the staff page's matrix (rows are metrics, columns Q1 to
- * Q4), so the report reuses its table. A metric is named by its fields' label after the colon
- * ("Year 1, Q1: member-owners" → "Member-owners"); only fields with an answer fill a cell.
- * Null when no quarterly field has an answer.
- */
-export function quarterlyMatrix(fields: readonly FieldConfig[], report: ReportPayload): StaffMatrix | null {
-  const rows = new Map<string, StaffMatrixRow>();
-  let answered = false;
-  for (const field of fields) {
-    const match = QUARTERLY_FIELD.exec(field.name);
-    if (!match?.[1] || !match[2]) continue;
-    const metric = match[2];
-    const row = rows.get(metric) ?? {
-      metric,
-      label: metricLabel(field.label, metric),
-      type: field.type,
-      cells: QUARTERS.map(() => null),
-    };
-    const history = report.fieldHistory[field.name] ?? [];
-    const cell: StaffFieldReport = { field, latest: history[0]?.value ?? null, history };
-    if (history.length > 0) answered = true;
-    row.cells[Number(match[1]) - 1] = cell;
-    rows.set(metric, row);
-  }
-  return answered ? { quarters: [...QUARTERS], rows: [...rows.values()] } : null;
-}
-
-function metricLabel(label: string, metric: string): string {
-  const named = label.slice(label.lastIndexOf(':') + 1).trim();
-  return named ? named.charAt(0).toUpperCase() + named.slice(1) : metric;
 }

@@ -1,11 +1,6 @@
 import type { FieldConfig, ReportPayload } from '@checkin/contract';
-import {
-  buildReportView,
-  compactValue,
-  earlierEntriesLabel,
-  type FieldView,
-  trendPoints,
-} from './report-view';
+import { buildReportView, earlierEntriesLabel, type FieldView } from './report-view';
+import { compactValue, trendPoints } from './trend';
 import { reportFixture } from './testing/report-fixture';
 
 const OPTIONS = { locale: 'en-US' };
@@ -25,7 +20,7 @@ describe('buildReportView: header', () => {
     expect(view.orgName).toBe('Riverbend Food Co-op');
     expect(view.stageLabel).toBe('Business planning');
     expect(view.checkInCount).toBe(12);
-    expect(view.fieldsTracked).toBe(14);
+    expect(view.fieldsTracked).toBe(15);
     expect(view.dateSpan).toBe('February 2022 – November 2026');
   });
 
@@ -40,7 +35,12 @@ describe('buildReportView: header', () => {
   });
 
   it('says so when there is no check-in yet', () => {
-    const report = { ...reportFixture(), activities: [], fieldHistory: {} };
+    const report = {
+      ...reportFixture(),
+      activities: [],
+      fieldHistory: {},
+      organizationFacts: { title: 'Your co-op', fields: [] },
+    };
 
     const view = buildReportView(report, OPTIONS);
 

@@ -1,5 +1,5 @@
 import type { ReportPayload } from '@checkin/contract';
-import { localCalendarDay } from './report-dates';
+import { localCalendarDay } from '../shared/dates';
 import { buildTimeline, type TimelineView, yearTicks } from './timeline';
 import { reportFixture } from './testing/report-fixture';
 

@@ -1,6 +1,5 @@
 import type { FieldConfig, ReportPayload, StageRank } from '@checkin/contract';
-import { calendarDay } from '../core/value-format';
-import { firstDayOfYear, formatCalendarDay, isoDateOfDay, yearOfDay } from './report-dates';
+import { calendarDay, firstDayOfYear, formatCalendarDay, isoDateOfDay, yearOfDay } from '../shared/dates';
 
 /**
  * The timeline over the date fields of the stage sections (docs/product-rules.md, "Report"): one lane per

@@ -10,7 +10,7 @@ import {
   viewChild,
 } from '@angular/core';
 import { ChartEnvironment } from './chart-environment';
-import type { TrendView } from './report-view';
+import type { TrendView } from './trend';
 import { TrendLineChart } from './trend-line-chart';
 
 /**

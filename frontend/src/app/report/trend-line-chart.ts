@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input, ViewEncapsulation } from '@angular/core';
 import { type Color, LineChartModule, type MultiSeries, ScaleType } from '@swimlane/ngx-charts';
-import type { TrendView } from './report-view';
+import type { TrendView } from './trend';
 
 /** Drawn in the accent color of the light theme; the stylesheet below follows the dark one. */
 const SCHEME: Color = {

@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
-import type { OptionItem, StaffFieldReport } from '@checkin/contract';
+import type { OptionItem, FieldReport } from '@checkin/contract';
 import { formatDate } from '../core/value-format';
 import type { FileLinkContext } from './file-link';
-import { DisclosureButton } from './disclosure-button';
+import { DisclosureButton } from '../shared/disclosure-button';
 import { StaffValue } from './staff-value';
 
 /** A compact row: the latest value and its date, and a toggle for earlier entries. */
@@ -24,6 +24,7 @@ import { StaffValue } from './staff-value';
           [field]="report().field"
           [options]="options()"
           [fileLinks]="fileLinks()"
+          [inHistory]="report().history.length > 0"
         />
         @if (latestDate(); as date) {
           <span class="date">recorded {{ date }}</span>
@@ -33,16 +34,20 @@ import { StaffValue } from './staff-value';
             {{ earlier().length }} earlier {{ earlier().length === 1 ? 'entry' : 'entries' }}
           </app-disclosure-button>
           <ol class="history" [id]="listId()" [hidden]="!expanded()">
-            @for (entry of earlier(); track entry.activityId) {
-              <li>
-                <app-staff-value
-                  [value]="entry.value"
-                  [field]="report().field"
-                  [options]="options()"
-                  [fileLinks]="fileLinks()"
-                />
-                <span class="date">recorded {{ format(entry.date) }}</span>
-              </li>
+            <!-- Built when opened: a large co-op's page would otherwise render every entry of every field. -->
+            @if (expanded()) {
+              @for (entry of earlier(); track entry.activityId) {
+                <li>
+                  <app-staff-value
+                    [value]="entry.value"
+                    [field]="report().field"
+                    [options]="options()"
+                    [fileLinks]="fileLinks()"
+                    [inHistory]="true"
+                  />
+                  <span class="date">recorded {{ format(entry.date) }}</span>
+                </li>
+              }
             }
           </ol>
         }
@@ -93,7 +98,7 @@ import { StaffValue } from './staff-value';
   `,
 })
 export class StaffFieldRow {
-  readonly report = input.required<StaffFieldReport>();
+  readonly report = input.required<FieldReport>();
   readonly options = input<readonly OptionItem[]>();
   readonly fileLinks = input.required<FileLinkContext>();
 

@@ -196,7 +196,13 @@ describe('StaffPage', () => {
       const row = table!.querySelector('tbody tr')!;
       expect(row.querySelector('th[scope="row"]')?.textContent?.trim()).toBe('Sales');
       const cells = Array.from(row.querySelectorAll('td')).map(spokenText);
-      expect(cells).toEqual(['$615,400.00 was $612,000.00', '$688,500.00', 'No value', 'No value']);
+      // Each cell: the latest value, the date it was given, and the value a restatement replaced.
+      expect(cells).toEqual([
+        '$615,400.00 January 10, 2026 was $612,000.00',
+        '$688,500.00 February 10, 2026',
+        'No value',
+        'No value',
+      ]);
       expect(table!.querySelector('input, button')).toBeNull();
     });
 
@@ -224,6 +230,29 @@ describe('StaffPage', () => {
         'https://crm.example.org/civicrm/checkin-file/3',
       ]);
       expect(element.textContent).toContain('did not hand out signed file links');
+    });
+
+    it('keeps a large co-op light: submissions a page at a time, earlier entries built when opened', async () => {
+      const payload = staffReportFixture();
+      const [template] = payload.submissions;
+      payload.submissions = Array.from({ length: 60 }, (_, index) => ({ ...template!, id: 5000 - index }));
+      const { element, settle } = await openReport(payload);
+      const rows = () =>
+        element.querySelector('#staff-submissions')!.closest('section')!.querySelectorAll('tbody tr');
+      expect(rows()).toHaveLength(25);
+      button(element, 'Show 25 more of 35 older check-ins').click();
+      await settle();
+      expect(rows()).toHaveLength(50);
+      button(element, 'Show 10 more of 10 older check-ins').click();
+      await settle();
+      expect(rows()).toHaveLength(60);
+
+      const toggle = button(element, '1 earlier entry');
+      const earlier = element.querySelector(`#${toggle.getAttribute('aria-controls')}`) as HTMLElement;
+      expect(earlier.querySelectorAll('li')).toHaveLength(0);
+      toggle.click();
+      await settle();
+      expect(earlier.querySelectorAll('li')).toHaveLength(1);
     });
 
     it('lists the submissions newest first with the stage each one set', async () => {

@@ -1,15 +1,15 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
-import type { OptionMap, StaffSection } from '@checkin/contract';
+import type { FieldReport, OptionMap, StaffSection } from '@checkin/contract';
 import { isEmptyValue } from '../core/value-format';
-import { DisclosureButton } from './disclosure-button';
+import { DisclosureButton } from '../shared/disclosure-button';
 import type { FileLinkContext } from './file-link';
 import { StaffFieldRow } from './staff-field-row';
-import { StaffMatrix } from './staff-matrix';
+import { QuarterlyMatrixTable } from '../shared/quarterly-matrix';
 
 /** One report section: filled fields as compact rows, the stage-5 matrix, and the empty fields behind a toggle. */
 @Component({
   selector: 'app-staff-section',
-  imports: [DisclosureButton, StaffFieldRow, StaffMatrix],
+  imports: [DisclosureButton, StaffFieldRow, QuarterlyMatrixTable],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <section class="card" [attr.aria-labelledby]="headingId()">
@@ -29,7 +29,7 @@ import { StaffMatrix } from './staff-matrix';
         }
       </ul>
       @if (section().matrix; as matrix) {
-        <app-staff-matrix [matrix]="matrix" [captionId]="headingId() + '-matrix'" />
+        <app-quarterly-matrix [matrix]="matrix" [captionId]="headingId() + '-matrix'" />
       }
       @if (empty().length > 0) {
         <app-disclosure-button [(expanded)]="showEmpty" [controls]="headingId() + '-empty'">
@@ -74,12 +74,15 @@ export class StaffSectionCard {
 
   protected readonly showEmpty = signal(false);
   protected readonly heading = computed(() => sectionHeading(this.section()));
+  /** Fields with a value or a history: an answer cleared at a check-in is listed, as cleared. */
   protected readonly filled = computed(() =>
-    this.section().fields.filter((report) => !isEmptyValue(report.latest)),
+    this.section().fields.filter((report) => !neverAnswered(report)),
   );
-  protected readonly empty = computed(() =>
-    this.section().fields.filter((report) => isEmptyValue(report.latest)),
-  );
+  protected readonly empty = computed(() => this.section().fields.filter(neverAnswered));
+}
+
+function neverAnswered(report: FieldReport): boolean {
+  return isEmptyValue(report.latest) && report.history.length === 0;
 }
 
 /** "Stage 2: Feasibility" for stage sections; the title alone for the organization and other fields. */

@@ -1,8 +1,10 @@
-import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
 import type { StaffSubmission, StageOption } from '@checkin/contract';
 import { formatDate } from '../core/value-format';
 
-/** Every check-in of the organization, newest first. */
+const SUBMISSIONS_PAGE = 25;
+
+/** Every check-in of the organization, newest first, a page at a time. */
 @Component({
   selector: 'app-staff-submissions',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -25,7 +27,7 @@ import { formatDate } from '../core/value-format';
               </tr>
             </thead>
             <tbody>
-              @for (submission of submissions(); track submission.id) {
+              @for (submission of shown(); track submission.id) {
                 <tr>
                   <td class="nowrap">{{ format(submission.date) }}</td>
                   <td class="tabular">#{{ submission.id }}</td>
@@ -38,6 +40,11 @@ import { formatDate } from '../core/value-format';
             </tbody>
           </table>
         </div>
+        @if (hiddenCount() > 0) {
+          <button type="button" class="secondary more" (click)="showMore()">
+            Show {{ nextCount() }} more of {{ hiddenCount() }} older check-ins
+          </button>
+        }
       }
     </section>
   `,
@@ -73,6 +80,9 @@ import { formatDate } from '../core/value-format';
     .nowrap {
       white-space: nowrap;
     }
+    .more {
+      margin-top: var(--space-3);
+    }
   `,
 })
 export class StaffSubmissions {
@@ -81,6 +91,15 @@ export class StaffSubmissions {
   readonly headingId = input.required<string>();
 
   protected readonly format = formatDate;
+  /** The list grows a page at a time, so a co-op with hundreds of check-ins stays a light page. */
+  private readonly limit = signal(SUBMISSIONS_PAGE);
+  protected readonly shown = computed(() => this.submissions().slice(0, this.limit()));
+  protected readonly hiddenCount = computed(() => Math.max(0, this.submissions().length - this.limit()));
+  protected readonly nextCount = computed(() => Math.min(SUBMISSIONS_PAGE, this.hiddenCount()));
+
+  protected showMore(): void {
+    this.limit.set(this.limit() + SUBMISSIONS_PAGE);
+  }
 
   protected stageLabel(rank: number | null): string {
     if (rank === null) return '';

@@ -14,7 +14,9 @@ import { fileHref, type FileLinkContext } from './file-link';
   selector: 'app-staff-value',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    @if (empty()) {
+    @if (cleared()) {
+      <span class="none">Cleared</span>
+    } @else if (empty()) {
       <span class="none">No value</span>
     } @else if (href(); as href) {
       <a [href]="href" target="_blank" rel="noopener noreferrer"
@@ -39,8 +41,11 @@ export class StaffValue {
   readonly field = input.required<FieldConfig>();
   readonly options = input<readonly OptionItem[]>();
   readonly fileLinks = input.required<FileLinkContext>();
+  /** The value is a history entry (or the latest of one): null there means the owner cleared it. */
+  readonly inHistory = input(false);
 
   protected readonly empty = computed(() => isEmptyValue(this.value()));
+  protected readonly cleared = computed(() => this.inHistory() && this.value() === null);
   protected readonly numeric = computed(() => NUMERIC_FIELD_TYPES.includes(this.field().type));
   protected readonly text = computed(() => {
     const field = this.field();

@@ -158,3 +158,13 @@ function isOptionalText(value: unknown): boolean {
 function refused(problem: FieldValueProblem): FieldValueCheck {
   return { ok: false, problem };
 }
+
+/**
+ * An empty answer: nothing given (undefined), null, an empty text or no choice. false and 0 are
+ * answers. The one rule for browser and server (a cleared answer is sent as one of these).
+ */
+export function isEmptyAnswer(value: unknown): value is null | undefined | '' | [] {
+  return (
+    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}

@@ -1,4 +1,13 @@
-import type { FieldValue, FieldValues, FileValue, OptionMap, SectionConfig, StageRank } from './fields';
+import type {
+  FieldConfig,
+  FieldType,
+  FieldValue,
+  FieldValues,
+  FileValue,
+  OptionMap,
+  SectionConfig,
+  StageRank,
+} from './fields';
 
 /** Internal form id (docs/product-rules.md, "CRM names"). Also keys the browser's draft. */
 export const FORM_ID = 'org_engagement_check_in';
@@ -102,8 +111,53 @@ export interface ActivitySummary {
   fieldCount: number;
 }
 
-/** Only fields with at least one non-empty entry; each list newest first. */
+/**
+ * Only fields with at least one non-empty entry; each list newest first. A field's latest value
+ * is its first entry, null when that check-in cleared it: the rule both reports follow.
+ */
 export type FieldHistory = Record<string, FieldHistoryEntry[]>;
+
+/**
+ * One field with its latest value and history, as both reports show it. `field.crmField` marks an
+ * activity-side field (a value per check-in), `field.crmContactField` an organization-side one
+ * (one current value). Fields the CRM has but the field configuration does not are named by their
+ * CRM name (`Group.Field`).
+ */
+export interface FieldReport {
+  field: FieldConfig;
+  /** The organization's value, or the first history entry (null: empty or cleared). */
+  latest: FieldValue;
+  /** Activity-side: every value with its check-in, newest first (null: cleared). Organization-side: empty. */
+  history: FieldHistoryEntry[];
+}
+
+/** One metric of the stage-5 matrix: the `Y1_Q<n>_<metric>` fields of one metric, Q1 to Q4. */
+export interface QuarterlyMatrixRow {
+  metric: string;
+  label: string;
+  type: FieldType;
+  /** Four cells, Q1..Q4; null where there is no such field. */
+  cells: Array<FieldReport | null>;
+}
+
+/**
+ * The stage-5 first-year fields as metrics by quarters, built by the server for both reports
+ * (same metrics, labels, order and quarters).
+ */
+export interface QuarterlyMatrix {
+  /** The stage section the matrix belongs to. */
+  sectionRank: StageRank;
+  /** Column headings, in order: Q1 to Q4. */
+  quarters: string[];
+  rows: QuarterlyMatrixRow[];
+}
+
+/** The organization's own facts ("Your co-op"), which have one current value and no dates. */
+export interface OrganizationFacts {
+  title: string;
+  /** The organization fields the form writes that hold a value, in the form's order. */
+  fields: FieldReport[];
+}
 
 export interface ReportPayload {
   orgName: string;
@@ -115,6 +169,10 @@ export interface ReportPayload {
   stages: StageOption[];
   /** The stage sections' field configuration, so the page can group and format. */
   sections: SectionConfig[];
+  /** "Your co-op": the organization's own facts as they stand now. */
+  organizationFacts: OrganizationFacts;
+  /** The stage-5 matrix; its fields are in `sections` too, and shown only here. */
+  quarterlyMatrix: QuarterlyMatrix | null;
 }
 
 /** GET /api/organizer: who an owner contacts when something goes wrong; each part only when set. */

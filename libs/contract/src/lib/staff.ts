@@ -1,37 +1,16 @@
 /** Staff report payload types (GET /api/staff/report). */
-import type { FieldConfig, FieldType, FieldValue, OptionMap, StageRank } from './fields';
-import type { ActivitySummary, FieldHistoryEntry, OrganizationRef, StageInfo, StageOption } from './payloads';
+import type { OptionMap, StageRank } from './fields';
+import type {
+  ActivitySummary,
+  FieldReport,
+  OrganizationRef,
+  QuarterlyMatrix,
+  StageInfo,
+  StageOption,
+} from './payloads';
 
 /** The staff page's request header; the key itself lives in the browser's session storage. */
 export const STAFF_KEY_HEADER = 'X-Staff-Key';
-
-/**
- * One field as staff see it. `field.crmField` marks an activity-side field (a value per
- * check-in), `field.crmContactField` an organization-side one (one current value). Fields the
- * CRM has but the field configuration does not are named by their CRM name (`Group.Field`).
- */
-export interface StaffFieldReport {
-  field: FieldConfig;
-  /** The value a compact row shows: the organization's value, or the newest check-in's; null when empty. */
-  latest: FieldValue;
-  /** Activity-side: every non-empty value with its check-in, newest first. Organization-side: empty. */
-  history: FieldHistoryEntry[];
-}
-
-/** One metric of the stage-5 matrix: the `Y1_Q<n>_<metric>` fields of one metric, Q1 to Q4. */
-export interface StaffMatrixRow {
-  metric: string;
-  label: string;
-  type: FieldType;
-  /** Four cells, Q1..Q4; null where the CRM has no such field. */
-  cells: Array<StaffFieldReport | null>;
-}
-
-export interface StaffMatrix {
-  /** Column headings, in order: Q1 to Q4. */
-  quarters: string[];
-  rows: StaffMatrixRow[];
-}
 
 export interface StaffSection {
   /** Stable key, also the page's anchor: `stage-0`..`stage-5`, or `other`. */
@@ -39,9 +18,9 @@ export interface StaffSection {
   /** Stage rank of the section; null for fields found in the CRM but not configured. */
   rank: StageRank | null;
   title: string;
-  fields: StaffFieldReport[];
+  fields: FieldReport[];
   /** Stage 5 only: the Y1_Q<n>_<metric> fields, which then are not repeated in `fields`. */
-  matrix?: StaffMatrix;
+  matrix?: QuarterlyMatrix;
 }
 
 /** A check-in activity in the submissions list (the summary of docs/decisions.md, "Report shapes", plus what staff need). */

@@ -1,9 +1,16 @@
-import type { ActivitySummary, ReportPayload, SectionConfig } from '@checkin/contract';
+import type { ActivitySummary, FieldConfig, ReportPayload, SectionConfig } from '@checkin/contract';
 
 /**
  * A report as GET /api/report answers it, shaped like the demo organization's: five stage
  * sections, check-ins from February 2022 to November 2026, numbers, dates, options and files.
  */
+const Y1_Q1_SALES: FieldConfig = {
+  name: 'Y1_Q1_Sales',
+  type: 'currency',
+  label: 'Year 1, Q1: sales',
+  crmField: 'C.Y1_Q1_Sales',
+};
+
 export const SECTIONS: SectionConfig[] = [
   {
     rank: 2,
@@ -92,7 +99,7 @@ export const SECTIONS: SectionConfig[] = [
     title: 'Open',
     fields: [
       { name: 'Date_Opened', type: 'date', label: 'Date opened', crmField: 'C.Date_Opened' },
-      { name: 'Y1_Q1_Sales', type: 'currency', label: 'Year 1, Q1: sales', crmField: 'C.Y1_Q1_Sales' },
+      Y1_Q1_SALES,
     ],
   },
 ];
@@ -186,5 +193,44 @@ export function reportFixture(): ReportPayload {
       { rank: 5, value: 'open', label: 'Open' },
     ],
     sections: SECTIONS,
+    organizationFacts: {
+      title: 'Your co-op',
+      fields: [
+        {
+          field: {
+            name: 'Equity_share',
+            type: 'currency',
+            label: 'Equity share price',
+            crmContactField: 'O.Share',
+          },
+          latest: 200,
+          history: [],
+        },
+      ],
+    },
+    quarterlyMatrix: {
+      sectionRank: 5,
+      quarters: ['Q1', 'Q2', 'Q3', 'Q4'],
+      rows: [
+        {
+          metric: 'Sales',
+          label: 'Sales',
+          type: 'currency',
+          cells: [
+            {
+              field: Y1_Q1_SALES,
+              latest: 615400,
+              history: [
+                { value: 615400, date: '2026-04-10T12:00:00', activityId: 1021 },
+                { value: 612000, date: '2026-04-10T12:00:00', activityId: 1020 },
+              ],
+            },
+            null,
+            null,
+            null,
+          ],
+        },
+      ],
+    },
   };
 }

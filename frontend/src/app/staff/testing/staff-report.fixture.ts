@@ -1,16 +1,12 @@
-import type { FieldConfig, StaffFieldReport, StaffReportPayload } from '@checkin/contract';
+import type { FieldConfig, FieldReport, StaffReportPayload } from '@checkin/contract';
 
-const report = (
-  field: FieldConfig,
-  latest: StaffFieldReport['latest'],
-  history: StaffFieldReport['history'] = [],
-) => ({
+const report = (field: FieldConfig, latest: FieldReport['latest'], history: FieldReport['history'] = []) => ({
   field,
   latest,
   history,
 });
 
-const quarterCell = (quarter: number, latest: number, history: number[]): StaffFieldReport =>
+const quarterCell = (quarter: number, latest: number, history: number[]): FieldReport =>
   report(
     { name: `Y1_Q${quarter}_Sales`, type: 'currency', label: `Year 1, Q${quarter}: sales` },
     latest,
@@ -74,6 +70,7 @@ export function staffReportFixture(overrides: Partial<StaffReportPayload> = {}):
         title: 'Open',
         fields: [report({ name: 'Date_Opened', type: 'date', label: 'Date opened' }, null)],
         matrix: {
+          sectionRank: 5,
           quarters: ['Q1', 'Q2', 'Q3', 'Q4'],
           rows: [
             {

@@ -1,13 +1,15 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
-import type { FieldValue, StaffFieldReport, StaffMatrix as StaffMatrixData } from '@checkin/contract';
-import { formatValue } from '../core/value-format';
+import type { FieldReport, FieldValue, QuarterlyMatrix } from '@checkin/contract';
+import { formatDate, type FormatContext, formatValue } from '../core/value-format';
 
 /**
- * Stage 5's Y1_Q<n>_<metric> fields, read-only: one row per metric, one column per quarter,
- * each cell the latest value, with the value it replaced when a quarter was restated.
+ * Stage 5's Y1_Q<n>_<metric> fields as the server built them (same metrics, labels, order and
+ * quarters on the owner's report and the staff page): one row per metric, one column per
+ * quarter, each cell the latest value with its date, and the value it replaced when a quarter
+ * was restated. An empty or cleared cell reads "No value" to a screen reader.
  */
 @Component({
-  selector: 'app-staff-matrix',
+  selector: 'app-quarterly-matrix',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <div class="scroller" role="region" [attr.aria-labelledby]="captionId()" tabindex="0">
@@ -31,8 +33,11 @@ import { formatValue } from '../core/value-format';
                 <td class="tabular">
                   @if (cell && cell.latest !== null) {
                     {{ format(cell.latest, cell) }}
+                    @if (cell.history[0]; as latest) {
+                      <time class="as-of" [attr.datetime]="latest.date">{{ date(latest.date) }}</time>
+                    }
                     @if (replaced(cell); as previous) {
-                      <span class="was">was {{ format(previous, cell) }}</span>
+                      <span class="was">&#32;was {{ format(previous, cell) }}</span>
                     }
                   } @else {
                     <span aria-hidden="true">–</span><span class="visually-hidden">No value</span>
@@ -46,7 +51,10 @@ import { formatValue } from '../core/value-format';
     </div>
   `,
   styles: `
+    /* Positioned, so the visually hidden texts of its cells are placed (and clipped) inside it
+       rather than against the page, which they would widen on a phone. */
     .scroller {
+      position: relative;
       overflow-x: auto;
       margin-top: var(--space-3);
     }
@@ -74,6 +82,7 @@ import { formatValue } from '../core/value-format';
     thead th {
       background: var(--color-surface-muted);
     }
+    .as-of,
     .was {
       display: block;
       font-size: 0.8rem;
@@ -81,16 +90,21 @@ import { formatValue } from '../core/value-format';
     }
   `,
 })
-export class StaffMatrix {
-  readonly matrix = input.required<StaffMatrixData>();
+export class QuarterlyMatrixTable {
+  readonly matrix = input.required<QuarterlyMatrix>();
   readonly captionId = input.required<string>();
+  readonly formatContext = input<FormatContext>({});
 
-  protected format(value: FieldValue, cell: StaffFieldReport): string {
-    return formatValue(value, cell.field);
+  protected format(value: FieldValue, cell: FieldReport): string {
+    return formatValue(value, cell.field, this.formatContext());
+  }
+
+  protected date(date: string): string {
+    return formatDate(date, this.formatContext().locale);
   }
 
   /** The value a restatement replaced: the entry before the latest, when it differs. */
-  protected replaced(cell: StaffFieldReport): FieldValue {
+  protected replaced(cell: FieldReport): FieldValue {
     const previous = cell.history[1]?.value;
     return previous !== undefined && previous !== cell.latest ? previous : null;
   }
