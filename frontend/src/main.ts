@@ -2,8 +2,15 @@ import { bootstrapApplication } from '@angular/platform-browser';
 import { App } from './app/app';
 import { appConfig } from './app/app.config';
 import { isServerRendered, startPageDataRequest } from './app/core/preloaded-data';
+import { keepEarlyInput } from './early-input';
 
-// Before Angular boots: the data then loads while the page's lazy code downloads. A page the
-// service rendered carries its data inside it (docs/performance.md, "Server-rendered owner pages").
-if (!isServerRendered(document)) startPageDataRequest(window.location);
-bootstrapApplication(App, appConfig).catch((error: unknown) => console.error(error));
+// A page the service rendered carries its data inside it, and may already hold the owner's first
+// answers (docs/performance.md, "Server-rendered owner pages"). Any other page starts its data
+// request before Angular boots: the data then loads while the page's lazy code downloads.
+const serverRendered = isServerRendered(document);
+const restoreEarlyInput = serverRendered ? keepEarlyInput(document) : null;
+if (!serverRendered) startPageDataRequest(window.location);
+bootstrapApplication(App, appConfig)
+  // Stable: hydrated, and the early events replayed.
+  .then((app) => (restoreEarlyInput ? app.whenStable().then(restoreEarlyInput) : undefined))
+  .catch((error: unknown) => console.error(error));
