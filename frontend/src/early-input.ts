@@ -15,8 +15,6 @@ interface Entered {
   value: string | boolean;
 }
 
-const FIELD_SELECTOR = 'input, textarea, select';
-
 function isField(target: EventTarget | null): target is Field {
   return (
     target instanceof HTMLInputElement ||
@@ -33,12 +31,21 @@ function currentOf(field: Field): string | boolean {
   return isToggle(field) ? field.checked : field.value;
 }
 
-/** True when the field no longer holds what the page arrived with. */
-function changedSinceLoad(field: Field): boolean {
-  if (isToggle(field)) return field.checked !== field.defaultChecked;
-  if (field instanceof HTMLSelectElement)
-    return [...field.options].some((option) => option.selected !== option.defaultSelected);
-  return field.value !== field.defaultValue;
+/** Angular's early event capture (the inline script of a server-rendered page), per app id. */
+interface EarlyEventContract {
+  q?: { eventType?: string; targetElement?: EventTarget | null }[];
+}
+
+/** The fields the owner entered something in before any of the app's code ran. */
+function fieldsWithQueuedEvents(window: Window | null): Field[] {
+  const contracts = (window as (Window & { _ejsas?: Record<string, EarlyEventContract> }) | null)?._ejsas;
+  if (!contracts) return [];
+  return Object.values(contracts).flatMap((contract) =>
+    (contract.q ?? [])
+      .filter((queued) => queued.eventType === 'input' || queued.eventType === 'change')
+      .map((queued) => queued.targetElement ?? null)
+      .filter(isField),
+  );
 }
 
 /**
@@ -47,11 +54,7 @@ function changedSinceLoad(field: Field): boolean {
  */
 export function keepEarlyInput(root: Document): () => void {
   const entered = new Map<Field, Entered>();
-  for (const field of root.querySelectorAll<Field>(FIELD_SELECTOR)) {
-    if (field instanceof HTMLInputElement && field.type === 'file') continue;
-    if (changedSinceLoad(field)) entered.set(field, { value: currentOf(field) });
-  }
-  const remember = (event: Event): void => {
+  const remember = (event: Pick<Event, 'target'>): void => {
     const field = event.target;
     if (!isField(field) || (field instanceof HTMLInputElement && field.type === 'file')) return;
     entered.set(field, { value: currentOf(field) });
@@ -62,6 +65,7 @@ export function keepEarlyInput(root: Document): () => void {
           entered.delete(other);
     }
   };
+  for (const field of fieldsWithQueuedEvents(root.defaultView)) remember({ target: field });
   root.addEventListener('input', remember, true);
   root.addEventListener('change', remember, true);
   return () => {

@@ -11,6 +11,11 @@ const serverRendered = isServerRendered(document);
 const restoreEarlyInput = serverRendered ? keepEarlyInput(document) : null;
 if (!serverRendered) startPageDataRequest(window.location);
 bootstrapApplication(App, appConfig)
-  // Stable: hydrated, and the early events replayed.
-  .then((app) => (restoreEarlyInput ? app.whenStable().then(restoreEarlyInput) : undefined))
+  // Stable: booted, the server's page hydrated and its early events replayed.
+  .then((app) => app.whenStable())
+  .then(() => {
+    restoreEarlyInput?.();
+    // When the app is running, for the phone benchmark (tools/bench/phone.mjs).
+    performance.mark('checkin:app-stable');
+  })
   .catch((error: unknown) => console.error(error));

@@ -59,7 +59,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use('/api', compressAnswers());
   // The built front end, before Nest's router; /api goes on to the router. The owner pages are
   // rendered here with their data when the front end's server build is there.
-  const render = loadPageRenderer(config.frontendDist);
+  const render = config.serverRendering ? loadPageRenderer(config.frontendDist) : null;
   app.use(staticSite(config.frontendDist, render && { render, readPageData: ownerPageData(app) }));
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(

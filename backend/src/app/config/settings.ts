@@ -305,6 +305,11 @@ export const SETTINGS = [
     documentedDefault: '`dist/frontend/browser`',
     meaning: 'where the built Angular app is served from',
   }),
+  text('SERVER_RENDERING', [IsBooleanString()], {
+    documentedDefault: '`true`',
+    meaning:
+      'render the owner pages (form, report) with their data in the service (docs/performance.md, "Server-rendered owner pages"); `false`: the browser renders every page',
+  }),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

@@ -8,7 +8,11 @@ import { FormDataService } from '../form/form-data.service';
 import { ReportService } from '../report/report.service';
 
 /** The first data of the owner page at `pathname`, or null when the page has none (no link). */
-export type PageDataReader = (pathname: string, search: string, request: Request) => Promise<PageDataAnswer | null>;
+export type PageDataReader = (
+  pathname: string,
+  search: string,
+  request: Request,
+) => Promise<PageDataAnswer | null>;
 
 /**
  * Reads a server-rendered owner page's data in the process, as `GET /api/data` and

@@ -5,7 +5,12 @@ import { pathToFileURL } from 'node:url';
 
 /** What the front end's server entry (frontend/src/main.server.ts) exports. */
 interface ServerEntry {
-  renderPage(request: { document: string; url: string; nonce: string; pageData: PageDataAnswer | null }): Promise<string>;
+  renderPage(request: {
+    document: string;
+    url: string;
+    nonce: string;
+    pageData: PageDataAnswer | null;
+  }): Promise<string>;
 }
 
 export interface PageRenderRequest {

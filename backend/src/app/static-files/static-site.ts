@@ -150,7 +150,9 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
       renderOwnerPage(request, response, serverRendering, { pathname: decoded, search, nonce, chunks }).catch(
         (error: unknown) => {
           // The page still works rendered in the browser: log, and send that instead.
-          logger.error(`rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`);
+          logger.error(
+            `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
           if (response.headersSent) return void response.end();
           const link = pageLinkHeader(decoded, search, chunks);
           if (link !== null) response.setHeader('Link', link);
@@ -195,7 +197,8 @@ async function renderOwnerPage(
   response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
   response.setHeader('Cache-Control', 'private, no-store');
   if (coding !== null) response.setHeader('Content-Encoding', coding);
-  if (chunks.length > 0) response.setHeader('Link', chunks.map((chunk) => `</${chunk}>; rel=modulepreload`).join(', '));
+  if (chunks.length > 0)
+    response.setHeader('Link', chunks.map((chunk) => `</${chunk}>; rel=modulepreload`).join(', '));
   response.setHeader('Content-Length', body.length);
   response.status(200).end(request.method === 'HEAD' ? undefined : body);
 }

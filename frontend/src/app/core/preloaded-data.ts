@@ -90,7 +90,8 @@ function readStoredKey(storage: Pick<Storage, 'getItem'> | null): string | null 
 @Injectable({ providedIn: 'root' })
 export class PreloadedData {
   private readonly transferState = inject(TransferState);
-  private serverData = inject(SERVER_PAGE_DATA, { optional: true });
+  private readonly serverData = inject(SERVER_PAGE_DATA, { optional: true });
+  private serverDataTaken = false;
 
   take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
     if (staffKey === null) {
@@ -113,8 +114,8 @@ export class PreloadedData {
   private takeHandedAnswer(url: string): PageDataAnswer | null {
     const serverData = this.serverData;
     if (serverData) {
-      if (serverData.url !== url) return null;
-      this.serverData = null;
+      if (serverData.url !== url || this.serverDataTaken) return null;
+      this.serverDataTaken = true;
       this.transferState.set(PAGE_DATA_STATE, serverData);
       return serverData;
     }
