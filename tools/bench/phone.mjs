@@ -167,13 +167,13 @@ async function startService() {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (const deadline = Date.now() + 20_000; ;) {
+  for (const deadline = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error('the service stopped while starting');
     try {
       await fetch(`${url}/api/health/live`);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error('the service did not start in 20 s');
+      if (Date.now() > deadline) throw new Error('the service did not start in 60 s');
       await new Promise((done) => setTimeout(done, 200));
     }
   }

@@ -150,7 +150,7 @@ describe('PreloadedData in a server-rendered page', () => {
   it('in the browser takes the data from the page once, for its URL only, without a request', async () => {
     const fetchFn = answering(json({ never: 'used' }));
     startPageDataRequest({ pathname: '/staff', search: '' }, fetchFn, null);
-    TestBed.inject(TransferState).set(makeStateKey('checkin.pageData'), pageData);
+    TestBed.inject(TransferState).set(makeStateKey<typeof pageData>('checkin.pageData'), pageData);
     const preloaded = TestBed.inject(PreloadedData);
     expect(preloaded.take('/api/data?cid=1&cs=x')).toBeNull();
     await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).resolves.toEqual(pageData.body);
