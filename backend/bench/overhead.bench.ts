@@ -39,8 +39,8 @@ const CPU_BUDGET_MS = 0.5;
 const FLOOR_RATIO_BUDGET = 3;
 /**
  * Issue 27: the owner's form rendered in the service with its data (docs/performance.md,
- * "Server-rendered owner pages"): CPU per page at most this many times the same floor. Set from
- * the first measurements (about 9–12× on the development machine) with room for their noise.
+ * "Server-rendered owner pages"): CPU per page at most this many times the same floor. A first
+ * estimate, to be set from a quiet run (docs/performance.md says how it was chosen).
  */
 const RENDERED_PAGE_FLOOR_RATIO_BUDGET = 20;
 /** Rendering costs tens of times a data answer: fewer requests measure it as well. */
