@@ -32,8 +32,21 @@ const CPU_CONNECTIONS = 10;
 const THROUGHPUT_CONNECTIONS = 50;
 const THROUGHPUT_SECONDS = 10;
 const CPU_BUDGET_MS = 0.5;
-/** Issue 16: the service's CPU per form load at most this many times the floor measured in the same run. */
-const FLOOR_RATIO_BUDGET = 1.5;
+/**
+ * Issue 16 asked for 1.5× the floor measured in the same run; issue 27 retired that target (the
+ * figure stays reported) and keeps this guard against a regression.
+ */
+const FLOOR_RATIO_BUDGET = 3;
+/**
+ * Issue 27: the owner's form rendered in the service with its data (docs/performance.md,
+ * "Server-rendered owner pages"): CPU per page at most this many times the same floor. The one
+ * run so far measured 35× (54 ms per page, on a busy machine): a guard against regressions with
+ * room for the machine's noise, to be tightened from quiet runs.
+ */
+const RENDERED_PAGE_FLOOR_RATIO_BUDGET = 50;
+/** Rendering costs tens of times a data answer: fewer requests measure it as well. */
+const PAGE_WARM_UP_REQUESTS = 50;
+const PAGE_MEASURED_REQUESTS = 300;
 
 describe('service overhead per request', () => {
   let emulator: CiviCrmEmulator;
@@ -75,11 +88,15 @@ describe('service overhead per request', () => {
   }
 
   /** CPU time per request of `target`'s process, after a warm-up. */
-  async function cpuPerRequest(target: BuiltProcess, request: RouteRequest): Promise<number> {
+  async function cpuPerRequest(
+    target: BuiltProcess,
+    request: RouteRequest,
+    amounts = { warmUp: WARM_UP_REQUESTS, measured: MEASURED_REQUESTS },
+  ): Promise<number> {
     const url = target.url;
-    expectOnlySuccess(await load(CPU_CONNECTIONS, { amount: WARM_UP_REQUESTS }, { url, request }));
+    expectOnlySuccess(await load(CPU_CONNECTIONS, { amount: amounts.warmUp }, { url, request }));
     const cpuBefore = cpuTimeMs(target.pid);
-    const measured = await load(CPU_CONNECTIONS, { amount: MEASURED_REQUESTS }, { url, request });
+    const measured = await load(CPU_CONNECTIONS, { amount: amounts.measured }, { url, request });
     const cpuMs = cpuTimeMs(target.pid) - cpuBefore;
     expectOnlySuccess(measured);
     return cpuMs / measured.total;
@@ -108,6 +125,17 @@ describe('service overhead per request', () => {
 
   it('measures CPU time per GET /api/data and throughput at 50 connections', async () => {
     const cpuPerRequestMs = await cpuPerRequest(service, routeRequest('data'));
+    // The form page as an owner's phone asks for it: rendered with its data, Brotli-compressed.
+    const dataRequest = routeRequest('data');
+    const pageRequest: RouteRequest = {
+      method: 'GET',
+      path: dataRequest.path.replace('/api/data', '/'),
+      headers: { 'accept-encoding': 'br' },
+    };
+    const cpuPerPageMs = await cpuPerRequest(service, pageRequest, {
+      warmUp: PAGE_WARM_UP_REQUESTS,
+      measured: PAGE_MEASURED_REQUESTS,
+    });
 
     const throughput = await load(THROUGHPUT_CONNECTIONS, { duration: THROUGHPUT_SECONDS });
     expectOnlySuccess(throughput);
@@ -133,6 +161,18 @@ describe('service overhead per request', () => {
         value: round(cpuPerRequestMs / floorMs, 2),
         unit: '×',
         target: { max: FLOOR_RATIO_BUDGET },
+      },
+      {
+        figure: 'CPU time of the service per rendered form page (GET / with the link, Brotli)',
+        value: round(cpuPerPageMs, 2),
+        unit: 'ms',
+        target: {},
+      },
+      {
+        figure: 'CPU per rendered form page ÷ the bare node:http floor of the same run',
+        value: round(cpuPerPageMs / floorMs, 1),
+        unit: '×',
+        target: { max: RENDERED_PAGE_FLOOR_RATIO_BUDGET },
       },
       {
         figure: `Floor: bare node:http server making the same ${crmCalls} CRM calls`,
@@ -179,6 +219,20 @@ describe('service overhead per request', () => {
           result: '',
         },
         {
+          measurement: `CPU per rendered form page (${PAGE_MEASURED_REQUESTS} requests)`,
+          value: round(cpuPerPageMs, 2),
+          unit: 'ms',
+          target: '',
+          result: '',
+        },
+        {
+          measurement: 'rendered form page ÷ floor',
+          value: round(cpuPerPageMs / floorMs, 1),
+          unit: '×',
+          target: `≤ ${RENDERED_PAGE_FLOOR_RATIO_BUDGET}`,
+          result: cpuPerPageMs / floorMs <= RENDERED_PAGE_FLOOR_RATIO_BUDGET ? 'PASS' : 'MISS',
+        },
+        {
           measurement: `throughput (${THROUGHPUT_CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s)`,
           value: Math.round(throughput.requestsPerSecond),
           unit: 'requests/s',
@@ -200,6 +254,7 @@ describe('service overhead per request', () => {
         crmCallsReplayed: replayed,
         crmCallsPerFormLoad: crmCalls,
         floorCpuPerRequestMs: floorMs,
+        cpuPerRenderedPageMs: cpuPerPageMs,
         throughput,
         figures,
       },

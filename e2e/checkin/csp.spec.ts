@@ -107,6 +107,20 @@ for (const { name, path, use } of PAGES) {
     expect(policy).toContain("script-src 'self'");
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     expect(policy).toContain("frame-ancestors 'none'");
+    // Inline scripts (server-rendered pages only: Angular's early event capture and the page's
+    // data) each carry this response's nonce, which the policy names; nothing else is inline.
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    const inlineScripts = [...(await response!.text()).matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>/g)].map(
+      ([tag]) => tag,
+    );
+    if (name === 'staff') {
+      expect(nonce).toBeUndefined();
+      expect(inlineScripts).toEqual([]);
+    } else {
+      expect(nonce).toMatch(/^[\w-]{24}$/);
+      expect(inlineScripts.length).toBeGreaterThanOrEqual(2);
+      for (const tag of inlineScripts) expect(tag).toContain(`nonce="${nonce}"`);
+    }
 
     await use(page);
     await page.waitForLoadState('networkidle');

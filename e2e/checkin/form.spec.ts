@@ -30,7 +30,9 @@ const PLAN_PDF = Buffer.from(
 let service: RunningProcess;
 
 test.beforeAll(async () => {
-  service = await startService();
+  // The browser-rendered pages: these tests act at once, and some serve API answers from the test
+  // (page.route); the server-rendered pages are tested in before-hydration, preload and csp.spec.ts.
+  service = await startService({ SERVER_RENDERING: 'false' });
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 

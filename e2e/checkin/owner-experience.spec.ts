@@ -46,8 +46,10 @@ for (const { name, viewport } of VIEWPORTS) {
     let service: RunningProcess;
 
     // A fresh service per test: each starts from the demo data, whatever the one before sent.
+    // The browser-rendered pages: these tests serve some API answers from the test (page.route)
+    // and act at once; the server-rendered pages are tested in before-hydration, preload and csp.spec.ts.
     test.beforeEach(async () => {
-      service = await startService(ORGANIZER);
+      service = await startService({ ...ORGANIZER, SERVER_RENDERING: 'false' });
     });
 
     test.afterEach(async () => {

@@ -25,7 +25,9 @@ let service: RunningProcess;
 let demo: ReportPayload;
 
 test.beforeAll(async ({ request }) => {
-  service = await startService();
+  // The browser-rendered pages: these tests act at once, and some serve API answers from the test
+  // (page.route); the server-rendered pages are tested in before-hydration, preload and csp.spec.ts.
+  service = await startService({ SERVER_RENDERING: 'false' });
   await mkdir(SCREENSHOTS, { recursive: true });
   const response = await request.get(`${service.url}/api/report?${LINK_QUERY}`);
   expect(response.status()).toBe(200);

@@ -15,7 +15,15 @@
  *
  * `precompressDirectory` and `pageChunks` are exported for tests.
  */
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -94,7 +102,10 @@ export function precompressDirectory(directory) {
  */
 export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_POINTS) {
   // The Angular builder writes output paths relative to the browser folder.
-  const byName = new Map(Object.entries(metafile.outputs));
+  // The metafile also lists the server bundle's chunks (`.mjs`, in `<dist>/server`): only the browser's count.
+  const byName = new Map(
+    Object.entries(metafile.outputs).filter(([name]) => existsSync(join(browserDirectory, name))),
+  );
   const initial = new Set();
   const html = readFileSync(join(browserDirectory, 'index.html'), 'utf8');
   for (const [, file] of html.matchAll(/(?:src|href)="([^"]+\.js)"/g)) initial.add(file);
@@ -130,6 +141,11 @@ export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_
 function main(distDirectory) {
   const browser = join(distDirectory, 'browser');
   const stats = join(distDirectory, 'stats.json');
+  // With a server entry the builder names the browser's page index.csr.html (so a static host
+  // would not serve it in place of the server's render); the service and the tools know it as
+  // index.html, the page every route gets when it is not rendered on the server.
+  if (existsSync(join(browser, 'index.csr.html')))
+    renameSync(join(browser, 'index.csr.html'), join(browser, 'index.html'));
   if (!existsSync(join(browser, 'index.html'))) throw new Error(`${browser} holds no built app`);
   if (existsSync(stats)) {
     const chunks = pageChunks(JSON.parse(readFileSync(stats, 'utf8')), browser);

@@ -3,8 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import type { ErrorCode } from '@checkin/contract';
+import { type ErrorCode, PAGE_DATA_ROUTES } from '@checkin/contract';
 import helmet from 'helmet';
+import { randomBytes } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
@@ -13,7 +14,9 @@ import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
 import { compressAnswers } from './static-files/content-encoding';
-import { staticSite } from './static-files/static-site';
+import { ownerPageData } from './static-files/page-data';
+import { loadPageRenderer } from './static-files/page-renderer';
+import { CSP_NONCE_LOCAL, staticSite } from './static-files/static-site';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (docs/decisions.md, "Hardening"); uploads have their own 5 MB rule. */
@@ -56,8 +59,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.use(answerBodyErrors);
   app.use('/api', compressAnswers());
-  // The built front end, before Nest's router; /api goes on to the router.
-  app.use(staticSite(config.frontendDist));
+  // The built front end, before Nest's router; /api goes on to the router. The owner pages are
+  // rendered here with their data when the front end's server build is there.
+  const render = config.serverRendering ? loadPageRenderer(config.frontendDist) : null;
+  app.use(staticSite(config.frontendDist, render && { render, readPageData: ownerPageData(app) }));
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(
     new BodyDepthPipe(),
@@ -85,16 +90,42 @@ function headerLinesOf(
 }
 
 function securityHeaders(config: AppConfig) {
-  const helmetHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+  const options = {
     frameguard: { action: 'deny' },
     // Owner links carry their checksum in the address: it must never leave in a Referer.
     referrerPolicy: { policy: 'no-referrer' },
+  } as const;
+  const directives = contentSecurityPolicy(config);
+  const helmetHeaders = helmet({ ...options, contentSecurityPolicy: { useDefaults: false, directives } });
+  const serverRenderedPageHeaders = helmet({
+    ...options,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { ...directives, scriptSrc: [...(directives['scriptSrc'] ?? []), pageScriptNonce] },
+    },
   });
   return (request: Request, response: Response, next: NextFunction): void => {
     response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-    helmetHeaders(request, response, next);
+    if (isServerRenderedPage(request)) {
+      response.locals[CSP_NONCE_LOCAL] = randomBytes(18).toString('base64url');
+      serverRenderedPageHeaders(request, response, next);
+    } else helmetHeaders(request, response, next);
   };
+}
+
+/**
+ * The owner pages rendered on the server carry two inline scripts Angular needs (the early event
+ * capture for replay, and the page's data as JSON): each has this response's nonce, and the
+ * policy allows exactly that nonce, never 'unsafe-inline' (docs/performance.md, "Server-rendered owner pages").
+ */
+function isServerRenderedPage(request: Request): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const queryStart = request.url.indexOf('?');
+  return PAGE_DATA_ROUTES.has(queryStart === -1 ? request.url : request.url.slice(0, queryStart));
+}
+
+function pageScriptNonce(_request: unknown, response: unknown): string {
+  return `'nonce-${String((response as Response).locals[CSP_NONCE_LOCAL])}'`;
 }
 
 /** What Node answers itself, before any route runs, in the body of docs/decisions.md, "Error bodies" instead of an empty one. */

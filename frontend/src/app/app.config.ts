@@ -4,6 +4,7 @@ import {
   provideZonelessChangeDetection,
 } from '@angular/core';
 import { provideHttpClient, withInterceptors } from '@angular/common/http';
+import { provideClientHydration, withEventReplay, withNoHttpTransferCache } from '@angular/platform-browser';
 import { provideRouter, withComponentInputBinding } from '@angular/router';
 import { routes } from './app.routes';
 import { apiErrorInterceptor } from './core/api-error.interceptor';
@@ -15,5 +16,9 @@ export const appConfig: ApplicationConfig = {
     provideRouter(routes, withComponentInputBinding()),
     // The XHR backend (not withFetch): only it reports upload progress, which the form shows.
     provideHttpClient(withInterceptors([apiErrorInterceptor])),
+    // The owner pages arrive rendered by the service; the browser takes that DOM over instead of
+    // redrawing it, and replays what the owner typed or clicked before the code had run. The page's
+    // data travels in the page through PreloadedData, not through HttpClient's transfer cache.
+    provideClientHydration(withEventReplay(), withNoHttpTransferCache()),
   ],
 };

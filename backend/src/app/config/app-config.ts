@@ -102,6 +102,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     logRequests: env.LOG_REQUESTS ? env.LOG_REQUESTS === 'true' : env.NODE_ENV !== 'test',
     logLevels: logLevelsFrom(env.LOG_LEVEL),
     frontendDist: resolve(env.FRONTEND_DIST ?? 'dist/frontend/browser'),
+    serverRendering: env.SERVER_RENDERING !== 'false',
   };
 }
 

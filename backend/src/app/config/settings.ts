@@ -332,6 +332,11 @@ export const SETTINGS = [
         "HMAC key of staff file links through the extension's route (at least 32 characters); the same value as the extension's setting `checkin_middleware_file_link_key`",
     },
   ),
+  text('SERVER_RENDERING', [IsBooleanString()], {
+    documentedDefault: '`true`',
+    meaning:
+      'render the owner pages (form, report) with their data in the service (docs/performance.md, "Server-rendered owner pages"); `false`: the browser renders every page',
+  }),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

@@ -62,7 +62,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     response.status(body.statusCode).json(body);
   }
 
-  private toBody(exception: unknown, request: Request): ErrorBody {
+  /** The error body for `exception`; also used for the data of a server-rendered page (static-files/page-data.ts). */
+  toBody(exception: unknown, request: Request): ErrorBody {
     if (exception instanceof AppError) {
       return {
         statusCode: exception.statusCode,

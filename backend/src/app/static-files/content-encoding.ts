@@ -36,7 +36,7 @@ const MIN_COMPRESSED_BYTES = 1024;
  * more for five times the CPU, a poor trade against the floor this service is held to. Static
  * files come precompressed at the highest levels instead.
  */
-function compressBody(body: Buffer, coding: ContentCoding): Buffer {
+export function compressBody(body: Buffer, coding: ContentCoding): Buffer {
   return coding === 'br'
     ? brotliCompressSync(body, {
         params: {

@@ -1,9 +1,12 @@
-import { pageDataUrl } from '@checkin/contract';
+import { Logger } from '@nestjs/common';
+import { PAGE_DATA_ROUTES, pageDataUrl } from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { chooseEncoding, type ContentCoding } from './content-encoding';
+import { chooseEncoding, compressBody, type ContentCoding } from './content-encoding';
+import type { PageDataReader } from './page-data';
+import type { PageRenderer } from './page-renderer';
 
 /** Written by tools/build/precompress.mjs: each page route's lazy chunks. Not served. */
 export const PAGE_CHUNKS_FILE = 'page-chunks.json';
@@ -104,16 +107,31 @@ function pageLinkHeader(pathname: string, search: string, chunks: readonly strin
   return links.length > 0 ? links.join(', ') : null;
 }
 
+/** Where bootstrap.ts leaves this response's CSP nonce (`response.locals`). */
+export const CSP_NONCE_LOCAL = 'cspNonce';
+
+/**
+ * The owner pages (the form, the report) are rendered in this process, with their data, when the
+ * front end's server build is there (docs/performance.md, "Server-rendered owner pages"). The staff
+ * page is not: its key lives in the tab's session storage, which the server never sees.
+ */
+export interface ServerRendering {
+  render: PageRenderer;
+  readPageData: PageDataReader;
+}
+
 /**
  * Serves the built front end: its files, Brotli or gzip precompressed when the browser accepts
  * it (never compressed per request), with `Vary: Accept-Encoding`, a strong ETag per coding and
- * 304 on a match; index.html for every other GET outside /api (the app's own routes), with the
- * page's `Link` preloads. Anything else goes on to Nest (the API, or its 404).
+ * 304 on a match; the owner pages rendered on the server when `serverRendering` is given;
+ * index.html for every other GET outside /api (the app's own routes), with the page's `Link`
+ * preloads. Anything else goes on to Nest (the API, or its 404).
  */
-export function staticSite(root: string) {
+export function staticSite(root: string, serverRendering: ServerRendering | null = null) {
   const files = loadStaticFiles(root);
   const pageChunks = loadPageChunks(root);
   const index = files.get('/index.html');
+  const logger = new Logger('Pages');
   return (request: Request, response: Response, next: NextFunction): void => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || index === undefined) return next();
     const queryStart = request.url.indexOf('?');
@@ -126,17 +144,64 @@ export function staticSite(root: string) {
       decoded = pathname;
     }
     let file = files.get(decoded);
+    const search = queryStart === -1 ? '' : request.url.slice(queryStart);
+    const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
+    if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
+      const chunks = pageChunks.get(decoded) ?? [];
+      renderOwnerPage(request, response, serverRendering, { pathname: decoded, search, nonce, chunks }).catch(
+        (error: unknown) => {
+          // The page still works rendered in the browser: log, and send that instead.
+          logger.error(
+            `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          if (response.headersSent) return void response.end();
+          const link = pageLinkHeader(decoded, search, chunks);
+          if (link !== null) response.setHeader('Link', link);
+          send(request, response, index);
+        },
+      );
+      return;
+    }
     if (file === undefined || decoded === '/index.html') {
       file = index;
-      const link = pageLinkHeader(
-        decoded,
-        queryStart === -1 ? '' : request.url.slice(queryStart),
-        pageChunks.get(decoded) ?? [],
-      );
+      const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
       if (link !== null) response.setHeader('Link', link);
     }
     send(request, response, file);
   };
+}
+
+interface OwnerPage {
+  pathname: string;
+  search: string;
+  nonce: string;
+  chunks: readonly string[];
+}
+
+/**
+ * An owner page with its data in it. Personal (its data, the link's checksum in the transfer
+ * state) and made for this response alone (its nonce): `private, no-store`, no validator. The
+ * page's lazy chunks still come as module preloads; its data is inside, so no data preload.
+ */
+async function renderOwnerPage(
+  request: Request,
+  response: Response,
+  { render, readPageData }: ServerRendering,
+  { pathname, search, nonce, chunks }: OwnerPage,
+): Promise<void> {
+  const pageData = await readPageData(pathname, search, request);
+  const html = Buffer.from(await render({ url: `${pathname}${search}`, nonce, pageData }), 'utf8');
+  if (response.headersSent || response.destroyed) return;
+  const coding = chooseEncoding(request.headers['accept-encoding']);
+  const body = coding === null ? html : compressBody(html, coding);
+  response.vary('Accept-Encoding');
+  response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
+  response.setHeader('Cache-Control', 'private, no-store');
+  if (coding !== null) response.setHeader('Content-Encoding', coding);
+  if (chunks.length > 0)
+    response.setHeader('Link', chunks.map((chunk) => `</${chunk}>; rel=modulepreload`).join(', '));
+  response.setHeader('Content-Length', body.length);
+  response.status(200).end(request.method === 'HEAD' ? undefined : body);
 }
 
 function send(request: Request, response: Response, file: StaticFile): void {

@@ -1,7 +1,8 @@
+import { makeStateKey, TransferState } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { firstValueFrom } from 'rxjs';
 import { ApiError } from './api-error.interceptor';
-import { PreloadedData, startPageDataRequest } from './preloaded-data';
+import { isServerRendered, PreloadedData, SERVER_PAGE_DATA, startPageDataRequest } from './preloaded-data';
 
 const FORM_SEARCH = '?contactId=7&orgId=9&cid=7&cs=abc_123';
 const FORM_DATA_URL = '/api/data?contactId=7&orgId=9&cid=7&cs=abc_123';
@@ -128,5 +129,52 @@ describe('PreloadedData', () => {
         ok: 1,
       });
     });
+  });
+});
+
+describe('PreloadedData in a server-rendered page', () => {
+  const pageData = { url: FORM_DATA_URL, status: 200, body: { organization: { name: 'Riverbend' } } };
+
+  afterEach(() => TestBed.resetTestingModule());
+
+  it('on the server hands the service’s data to the page and puts it in the page for the browser', async () => {
+    TestBed.configureTestingModule({ providers: [{ provide: SERVER_PAGE_DATA, useValue: pageData }] });
+    const preloaded = TestBed.inject(PreloadedData);
+    expect(preloaded.take('/api/report?cid=7&cs=abc_123')).toBeNull();
+    await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).resolves.toEqual(pageData.body);
+    expect(JSON.parse(TestBed.inject(TransferState).toJson())).toEqual({ 'checkin.pageData': pageData });
+    // Once: a retry asks the API.
+    expect(preloaded.take(FORM_DATA_URL)).toBeNull();
+  });
+
+  it('in the browser takes the data from the page once, for its URL only, without a request', async () => {
+    const fetchFn = answering(json({ never: 'used' }));
+    startPageDataRequest({ pathname: '/staff', search: '' }, fetchFn, null);
+    TestBed.inject(TransferState).set(makeStateKey<typeof pageData>('checkin.pageData'), pageData);
+    const preloaded = TestBed.inject(PreloadedData);
+    expect(preloaded.take('/api/data?cid=1&cs=x')).toBeNull();
+    await expect(firstValueFrom(preloaded.take(FORM_DATA_URL)!)).resolves.toEqual(pageData.body);
+    expect(preloaded.take(FORM_DATA_URL)).toBeNull();
+    expect(fetchFn).not.toHaveBeenCalled();
+  });
+
+  it('turns an error the service answered into ApiError, as the API request would', async () => {
+    const error = { statusCode: 403, code: 'CHECKSUM_INVALID', message: 'This link is not valid.' };
+    TestBed.configureTestingModule({
+      providers: [{ provide: SERVER_PAGE_DATA, useValue: { url: FORM_DATA_URL, status: 403, body: error } }],
+    });
+    const failure = await firstValueFrom(TestBed.inject(PreloadedData).take(FORM_DATA_URL)!).catch(
+      (caught: unknown) => caught,
+    );
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toEqual(expect.objectContaining({ status: 403, body: error }));
+  });
+
+  it('tells a server-rendered page by the mark Angular puts on its root', () => {
+    const page = document.implementation.createHTMLDocument('page');
+    page.body.innerHTML = '<app-root></app-root>';
+    expect(isServerRendered(page)).toBe(false);
+    page.querySelector('app-root')!.setAttribute('ng-server-context', 'other');
+    expect(isServerRendered(page)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { HttpErrorResponse } from '@angular/common/http';
-import { Injectable } from '@angular/core';
-import { pageDataUrl, STAFF_KEY_HEADER, staffReportUrl } from '@checkin/contract';
-import { defer, type Observable } from 'rxjs';
+import { inject, Injectable, InjectionToken, makeStateKey, TransferState } from '@angular/core';
+import { type PageDataAnswer, pageDataUrl, STAFF_KEY_HEADER, staffReportUrl } from '@checkin/contract';
+import { defer, type Observable, of, throwError } from 'rxjs';
 import { toApiError } from './api-error.interceptor';
 
 /**
@@ -16,6 +16,23 @@ interface StartedRequest {
   /** The staff key the request was sent with (staff page only). */
   staffKey: string | null;
   response: Promise<Response>;
+}
+
+/**
+ * On the server only: the page's first data, which the service read before rendering
+ * (backend/src/app/static-files/page-data.ts). Null or absent in the browser.
+ */
+export const SERVER_PAGE_DATA = new InjectionToken<PageDataAnswer | null>('SERVER_PAGE_DATA');
+
+/** The same answer, carried to the browser inside the rendered page (Angular's transfer state). */
+const PAGE_DATA_STATE = makeStateKey<PageDataAnswer>('checkin.pageData');
+
+/**
+ * True when the page arrived rendered by the service (Angular marks the root element): its data
+ * is inside the page, so main.ts starts no request for it.
+ */
+export function isServerRendered(document: Pick<Document, 'querySelector'>): boolean {
+  return document.querySelector('app-root[ng-server-context]') !== null;
 }
 
 /** Where the staff page keeps its key for the tab (staff/staff-key-store.ts). */
@@ -72,7 +89,15 @@ function readStoredKey(storage: Pick<Storage, 'getItem'> | null): string | null 
  */
 @Injectable({ providedIn: 'root' })
 export class PreloadedData {
+  private readonly transferState = inject(TransferState);
+  private readonly serverData = inject(SERVER_PAGE_DATA, { optional: true });
+  private serverDataTaken = false;
+
   take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
+    if (staffKey === null) {
+      const handed = this.takeHandedAnswer(url);
+      if (handed !== null) return answerOf<T>(handed);
+    }
     if (started?.url !== url || started.staffKey !== staffKey) return null;
     const answer = readAnswer<T>(url, started.response);
     started = null;
@@ -81,6 +106,30 @@ export class PreloadedData {
     answer.catch(() => undefined);
     return defer(() => answer);
   }
+
+  /**
+   * On the server, the data the service read, which also goes into the page for the browser; in
+   * the browser, that copy, once. Either way, only for the page's own data URL.
+   */
+  private takeHandedAnswer(url: string): PageDataAnswer | null {
+    const serverData = this.serverData;
+    if (serverData) {
+      if (serverData.url !== url || this.serverDataTaken) return null;
+      this.serverDataTaken = true;
+      this.transferState.set(PAGE_DATA_STATE, serverData);
+      return serverData;
+    }
+    const inPage = this.transferState.get(PAGE_DATA_STATE, null);
+    if (inPage?.url !== url) return null;
+    this.transferState.remove(PAGE_DATA_STATE);
+    return inPage;
+  }
+}
+
+/** Synchronous, so the browser's first render (hydration) shows what the server rendered. */
+function answerOf<T>({ url, status, body }: PageDataAnswer): Observable<T> {
+  if (status >= 200 && status < 300) return of(body as T);
+  return throwError(() => toApiError(new HttpErrorResponse({ url, status, error: body })));
 }
 
 async function readAnswer<T>(url: string, pending: Promise<Response>): Promise<T> {

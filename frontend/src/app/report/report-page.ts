@@ -1,9 +1,11 @@
 import {
+  afterNextRender,
   ChangeDetectionStrategy,
   Component,
   DestroyRef,
   DOCUMENT,
   inject,
+  Injector,
   LOCALE_ID,
   signal,
 } from '@angular/core';
@@ -241,6 +243,7 @@ export class ReportPage {
   private readonly api = inject(ReportApi);
   private readonly choicesApi = inject(OrganizationChoicesApi);
   private readonly title = inject(Title);
+  private readonly injector = inject(Injector);
   private readonly document = inject(DOCUMENT);
   private readonly locale = inject(LOCALE_ID);
   protected readonly formatContext = { locale: this.locale };
@@ -316,7 +319,11 @@ export class ReportPage {
   }
 
   private show(report: ReportPayload): void {
-    this.title.setTitle(`${report.orgName} · Check-in history`);
+    const title = `${report.orgName} · Check-in history`;
+    this.title.setTitle(title);
+    // Server rendering hands the data over before the router names the page with the route's
+    // title: name it again once rendered (in the browser; docs/performance.md, "Server-rendered owner pages").
+    afterNextRender(() => this.title.setTitle(title), { injector: this.injector });
     const view = buildReportView(report, { locale: this.locale });
     this.collapsed.set(new Set(view.sections.filter((s) => s.startsCollapsed).map((s) => s.rank)));
     this.state.set({

@@ -47,3 +47,17 @@ export function pageDataUrl(pathname: string, search: string): string | null {
 export function staffReportUrl(orgId: string): string {
   return `/api/staff/report?orgId=${encodeURIComponent(orgId)}`;
 }
+
+/**
+ * The first data of a page rendered on the server (docs/performance.md, "Server-rendered owner
+ * pages"): the answer the page's data URL gave, as the browser would have received it, handed to
+ * the render and then to the browser inside the page, so the browser never asks for it again.
+ */
+export interface PageDataAnswer {
+  /** The page's data URL (`pageDataUrl`), which its API service asks for. */
+  url: string;
+  /** The HTTP status the API would have answered with: 200, or an error's. */
+  status: number;
+  /** The JSON body: the payload, or the error body `{statusCode, code, message}`. */
+  body: unknown;
+}

@@ -1,0 +1,41 @@
+import type { PageDataAnswer } from '@checkin/contract';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** What the front end's server entry (frontend/src/main.server.ts) exports. */
+interface ServerEntry {
+  renderPage(request: {
+    document: string;
+    url: string;
+    nonce: string;
+    pageData: PageDataAnswer | null;
+  }): Promise<string>;
+}
+
+export interface PageRenderRequest {
+  url: string;
+  nonce: string;
+  pageData: PageDataAnswer | null;
+}
+
+export type PageRenderer = (request: PageRenderRequest) => Promise<string>;
+
+/**
+ * The front end's server build (`<dist>/server`, beside `<dist>/browser`): its entry, imported
+ * once, and the page template the build wrote for it. Null when the build has none (a front end
+ * built without its server entry, or the tests' hand-made `browser` folder): every page is then
+ * the browser-rendered index.html, as before server rendering.
+ */
+export function loadPageRenderer(browserRoot: string): PageRenderer | null {
+  const serverRoot = join(browserRoot, '..', 'server');
+  const entryPath = join(serverRoot, 'main.server.mjs');
+  const templatePath = join(serverRoot, 'index.server.html');
+  if (!existsSync(entryPath) || !existsSync(templatePath)) return null;
+  const document = readFileSync(templatePath, 'utf8');
+  // An ES module, from the CommonJS service: a real import(), which webpack must leave alone.
+  const entry = import(/* webpackIgnore: true */ pathToFileURL(entryPath).href) as Promise<ServerEntry>;
+  // Loading starts at start-up; a failure surfaces on the first render (which then falls back).
+  entry.catch(() => undefined);
+  return async ({ url, nonce, pageData }) => (await entry).renderPage({ document, url, nonce, pageData });
+}
