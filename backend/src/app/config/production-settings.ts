@@ -42,7 +42,8 @@ export function renderProductionSettingsTable(): string {
 
 export function withProductionSettingsTable(guide: string, table = renderProductionSettingsTable()): string {
   const { start, end } = findProductionSettingsTable(guide);
-  return `${guide.slice(0, start)}\n${table}\n${guide.slice(end)}`;
+  // Blank lines around the table, as Prettier writes them.
+  return `${guide.slice(0, start)}\n\n${table}\n\n${guide.slice(end)}`;
 }
 
 /** Where the table sits: between its two markers (exclusive). */
