@@ -305,6 +305,15 @@ export const SETTINGS = [
     documentedDefault: '`dist/frontend/browser`',
     meaning: 'where the built Angular app is served from',
   }),
+  integer(
+    'CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS',
+    3600,
+    { min: 0, max: 7 * 24 * 3600 },
+    {
+      meaning:
+        'after the CRM answered the staff report’s APIv3 Attachment.get with an error, how long to go straight to File.get (0: ask every time; docs/decisions.md, "Attachment lookup")',
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];
