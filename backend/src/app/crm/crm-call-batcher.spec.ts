@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CrmConnection } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
+import { MAX_CALLS_PER_BATCH } from './crm-call-batcher';
 import { CrmError } from './crm-errors';
 
 /**
@@ -105,6 +106,30 @@ describe('reads started together (CrmCallBatcher over CiviCrmHttpClient)', () =>
       ['OptionValue', 'get', {}],
     ]);
     expect(answers.map((rows) => rows?.[0]?.['entity'])).toEqual(['Contact', 'Activity', 'OptionValue']);
+  });
+
+  it('splits a crowd of reads into batches of at most MAX_CALLS_PER_BATCH, in order', async () => {
+    const raw = await rawServer(answerBatch);
+    server = raw.server;
+    crm = client(raw.url);
+
+    const count = MAX_CALLS_PER_BATCH + 3;
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, id) => crm?.api4('Contact', 'get', { where: [['id', '=', id]] })),
+    );
+
+    expect(answers).toHaveLength(count);
+    const sent = raw.seen.map(
+      (seen) => JSON.parse(seen.body.get('calls') ?? '{}') as Record<string, unknown[]>,
+    );
+    expect(sent.map((calls) => Object.keys(calls).length).sort((a, b) => b - a)).toEqual([
+      MAX_CALLS_PER_BATCH,
+      3,
+    ]);
+    const ids = sent
+      .flatMap((calls) => Object.values(calls))
+      .map((call) => ((call[2] as { where: [string, string, number][] }).where[0] ?? [])[2]);
+    expect(ids.sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: count }, (_, id) => id));
   });
 
   it('keeps a lone read a plain GET, and sends writes alone', async () => {

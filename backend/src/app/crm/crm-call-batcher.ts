@@ -1,6 +1,9 @@
 import type { Api4Call, Api4CallResult, CrmRow } from './crm-client';
 import { CrmError } from './crm-errors';
 
+/** More than any route reads at once (the form: five), few enough to spread a crowd over workers. */
+export const MAX_CALLS_PER_BATCH = 8;
+
 type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
 
 interface Pending {
@@ -34,8 +37,16 @@ export class CrmCallBatcher {
   }
 
   private flush(): void {
-    const pending = this.queue;
+    const queued = this.queue;
     this.queue = [];
+    // Many pages loading at once would otherwise share one batch, which CiviCRM runs in one
+    // worker, one call after another: in chunks, the site's workers still share the load.
+    for (let start = 0; start < queued.length; start += MAX_CALLS_PER_BATCH) {
+      this.send(queued.slice(start, start + MAX_CALLS_PER_BATCH));
+    }
+  }
+
+  private send(pending: Pending[]): void {
     const [only] = pending;
     if (pending.length === 1 && only) {
       this.sendOne(only.call).then(only.settle.resolve, only.settle.reject);
