@@ -101,7 +101,7 @@ async function ensureActivityType() {
   });
   if (existing) return;
   await api4('OptionValue', 'create', {
-    values: { option_group_id: 'activity_type', name: ACTIVITY_TYPE, label: ACTIVITY_TYPE },
+    values: { 'option_group_id:name': 'activity_type', name: ACTIVITY_TYPE, label: ACTIVITY_TYPE },
   });
 }
 
