@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CrmSiteService } from '../src/app/crm/crm-site.service';
 import { CheckInRecordsService } from '../src/app/crm/check-in-records.service';
-import type { CrmClient, CrmRow } from '../src/app/crm/crm-client';
+import { type CrmClient, type CrmRow, batchOneByOne } from '../src/app/crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD } from '../src/app/crm/crm-names';
 import { buildReportPayload } from '../src/app/report/report-payload';
 import { percentile, reportBench } from './bench-output';
@@ -123,6 +123,7 @@ function crmRows(fields: readonly FieldConfig[]): CrmRow[] {
 
 /** Answers the check-in query from memory; any other call is a mistake in the benchmark. */
 class RowsCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
   constructor(private readonly rows: CrmRow[]) {}
 

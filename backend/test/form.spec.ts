@@ -25,6 +25,7 @@ import {
 import { SECTIONS } from '../src/app/fields/field-config';
 import { UPLOAD_LIMITS } from '../src/app/upload/upload-policy';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { TARGET_JOIN } from './support/check-in-join';
 
 /** Emulator latency while checking that calls go out together: each answer takes this long. */
 const ROUND_TRIP_MS = 150;
@@ -143,9 +144,10 @@ describe('GET /api/data', () => {
         .callsTo('Activity', 'get')
         .find((call) => call.params['limit'] === 1);
       expect(stageQuery?.params).toMatchObject({
+        join: [TARGET_JOIN],
         where: expect.arrayContaining([
           ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-          ['target_contact_id', 'CONTAINS', DEMO_ORG_ID],
+          ['tgt.contact_id', '=', DEMO_ORG_ID],
           [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY'],
         ]),
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },

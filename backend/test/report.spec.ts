@@ -17,6 +17,7 @@ import {
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
 import { ACTIVITY_FIELDS } from '../src/app/fields/field-config';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { TARGET_JOIN } from './support/check-in-join';
 
 const OTHER_LINK = { cid: OTHER_PERSON_ID, cs: OTHER_PERSON_CHECKSUM };
 
@@ -179,7 +180,7 @@ describe('GET /api/report', () => {
     expect(payload.orgName).toBe(DEMO_ORG_NAME);
     expect(
       service.emulator.callsTo('Activity', 'get').map((call) => JSON.stringify(call.params['where'])),
-    ).toEqual([expect.stringContaining(`["target_contact_id","CONTAINS",${DEMO_ORG_ID}]`)]);
+    ).toEqual([expect.stringContaining(`["tgt.contact_id","=",${DEMO_ORG_ID}]`)]);
   });
 
   describe('what it asks of the CRM', () => {
@@ -202,9 +203,10 @@ describe('GET /api/report', () => {
 
       const [activities] = service.emulator.callsTo('Activity', 'get');
       expect(activities?.params).toMatchObject({
+        join: expect.arrayContaining([TARGET_JOIN]),
         where: [
           ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-          ['target_contact_id', 'CONTAINS', DEMO_ORG_ID],
+          ['tgt.contact_id', '=', DEMO_ORG_ID],
         ],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
       });

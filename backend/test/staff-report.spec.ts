@@ -102,13 +102,16 @@ function addCheckInWithFiles(model: CiviCrmModel, count: number): number[] {
 }
 
 /** The service in live mode against an emulator with a site key and Basic Auth in front. */
-function startLiveApp(model: CiviCrmModel = createDemoModel()): Promise<TestApp> {
+function startLiveApp(model: CiviCrmModel = createDemoModel(), pauseSeconds = '0'): Promise<TestApp> {
   return startTestApp({
     env: {
       CRM_SITE_KEY: SITE_KEY,
       CRM_BASIC_AUTH_USER: WEBSERVER.user,
       CRM_BASIC_AUTH_PASSWORD: WEBSERVER.password,
       CRM_FILE_ROUTE: FILE_ROUTE,
+      // Every report asks the v3 lookup, so each spec sees the product's order of calls; the
+      // pause after a refusal has its own spec.
+      CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS: pauseSeconds,
     },
     emulator: { model, siteKey: SITE_KEY, basicAuth: WEBSERVER },
   });
@@ -267,6 +270,27 @@ describe('GET /api/staff/report (live mode against the CRM emulator)', () => {
         .slice(logLines)
         .filter((line) => line.includes('"warn"') && line.includes('Attachment URL lookup'));
       expect(warnings).toHaveLength(1);
+    });
+
+    it('after the CRM refused the v3 lookup, goes straight to File.get for the pause, saying so once', async () => {
+      const paused = await startLiveApp(createDemoModel(), '3600');
+      try {
+        paused.emulator.injectFault({ kind: 'http500', entity: 'Attachment' });
+        const first = await payloadOf(await staffReport(paused));
+        const second = await payloadOf(await staffReport(paused));
+        const third = await payloadOf(await staffReport(paused));
+
+        expect([first, second, third].map((payload) => payload.fileUrlLookup)).toEqual([
+          'file-get',
+          'file-get',
+          'file-get',
+        ]);
+        expect(v3Calls(paused)).toHaveLength(1);
+        expect(paused.emulator.callsTo('File', 'get')).toHaveLength(3);
+        expect(paused.logs.filter((line) => line.includes('refused by this CRM'))).toHaveLength(1);
+      } finally {
+        await paused.close();
+      }
     });
 
     it('gives the page CRM_BASE_URL and the extension file route, never a credential', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import { FileReceipts } from '../src/app/upload/file-receipts';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { TARGET_JOIN } from './support/check-in-join';
 
 /** Emulator latency while checking the order and grouping of calls: each answer takes this long. */
 const ROUND_TRIP_MS = 150;
@@ -384,10 +385,12 @@ describe('POST /api/submit', () => {
         submittedAt: `${String(recorded?.['activity_date_time']).replace(' ', 'T')}.000Z`,
       });
       expect(activityCreates()).toEqual([]);
-      expect(service.emulator.callsTo('Activity', 'get')[0]?.params['where']).toEqual([
-        [SUBMISSION_ID_FIELD, '=', RECORDED_SUBMISSION_ID],
-        ['target_contact_id', 'CONTAINS', DEMO_ORG_ID],
+      const [lookup] = service.emulator.callsTo('Activity', 'get');
+      expect(lookup?.params['join']).toEqual([TARGET_JOIN]);
+      expect(lookup?.params['where']).toEqual([
         ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
+        ['tgt.contact_id', '=', DEMO_ORG_ID],
+        [SUBMISSION_ID_FIELD, '=', RECORDED_SUBMISSION_ID],
       ]);
     });
   });

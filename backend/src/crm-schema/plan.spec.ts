@@ -484,6 +484,7 @@ describe('applying a plan', () => {
       },
       api3: async () => [],
       createFile: async () => [],
+      batch: async () => ({}),
     };
     const changes: Change[] = [
       {

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config';
 import { loadAppConfig } from '../config/app-config';
-import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
+import { type Api4Params, type CrmClient, type CrmRow, batchOneByOne } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { RedisConnection } from '../rate-limit/redis-connection';
@@ -11,6 +11,7 @@ type Planned = (params: Api4Params) => CrmRow[];
 
 /** A strict fake: every call must be planned, and every call is recorded. */
 class FakeCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
   readonly calls: string[] = [];
   private readonly plans = new Map<string, Planned>();

@@ -83,6 +83,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     organizer: { name: env.ORGANIZER_NAME || null, email: env.ORGANIZER_EMAIL || null },
     checksumCacheMs: env.CHECKSUM_CACHE_SECONDS * 1000,
     schemaCacheMs: env.SCHEMA_CACHE_SECONDS * 1000,
+    attachmentLookupPauseMs: env.CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS * 1000,
     rateLimits: {
       readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
       submitsPerMinute: env.RATE_LIMIT_SUBMITS_PER_MINUTE,

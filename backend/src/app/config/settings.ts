@@ -337,6 +337,15 @@ export const SETTINGS = [
     meaning:
       'render the owner pages (form, report) with their data in the service (docs/performance.md, "Server-rendered owner pages"); `false`: the browser renders every page',
   }),
+  integer(
+    'CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS',
+    3600,
+    { min: 0, max: 7 * 24 * 3600 },
+    {
+      meaning:
+        'after the CRM answered the staff report’s APIv3 Attachment.get with an error, how long to go straight to File.get (0: ask every time; docs/decisions.md, "Attachment lookup")',
+    },
+  ),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

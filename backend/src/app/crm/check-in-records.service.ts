@@ -3,7 +3,8 @@ import type { FieldConfig, FieldValues } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
 import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { crmLocalTimeToIso } from '@checkin/contract';
-import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+import { checkInsOf } from './check-in-filter';
+import { ACTIVITY_STAGE_FIELD } from './crm-names';
 import { checkRows, type RowShape } from './crm-rows';
 import { CrmSiteService } from './crm-site.service';
 import { stageValueOf } from './stage.service';
@@ -82,6 +83,7 @@ export class CheckInRecordsService {
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
   ): Promise<CheckInRecord[]> {
+    const checkIns = checkInsOf(orgId);
     const [rows, timeZone] = await Promise.all([
       this.crm.api4('Activity', 'get', {
         select: [
@@ -91,11 +93,8 @@ export class CheckInRecordsService {
           ...selectFor(fields, crmNameOf),
           ...(extra.select ?? []),
         ],
-        ...joinsFor(fields, extra),
-        where: [
-          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-          ['target_contact_id', 'CONTAINS', orgId],
-        ],
+        join: [...checkIns.join, ...fileJoinsFor(fields, crmNameOf), ...(extra.join ?? [])],
+        where: checkIns.where,
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
       }),
       this.site.timeZone(),

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
-import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from './crm-names';
+import { checkInsOf } from './check-in-filter';
+import { SUBMISSION_ID_FIELD } from './crm-names';
 import { checkRows, malformed } from './crm-rows';
 
 export interface RecordedCheckIn {
@@ -22,15 +23,13 @@ export class CrmCheckInsGateway {
 
   /** Every check-in recorded for the submission, oldest first. */
   async findBySubmissionId(orgId: number, submissionId: string): Promise<RecordedCheckIn[]> {
+    const checkIns = checkInsOf(orgId);
     const rows = checkRows(
       'Activity.get',
       await this.crm.api4('Activity', 'get', {
         select: ['id', 'activity_date_time', 'source_contact_id'],
-        where: [
-          [SUBMISSION_ID_FIELD, '=', submissionId],
-          ['target_contact_id', 'CONTAINS', orgId],
-          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-        ],
+        join: checkIns.join,
+        where: [...checkIns.where, [SUBMISSION_ID_FIELD, '=', submissionId]],
         orderBy: { id: 'ASC' },
       }),
       { id: 'id', activity_date_time: 'string?', source_contact_id: 'id' },
@@ -47,13 +46,14 @@ export class CrmCheckInsGateway {
    * submission id: what CiviCRM keeps when it refused an activity's custom values.
    */
   async findSavedWithoutValues(orgId: number, crmTime: string, subject: string): Promise<number[]> {
+    const checkIns = checkInsOf(orgId);
     const rows = checkRows(
       'Activity.get',
       await this.crm.api4('Activity', 'get', {
         select: ['id'],
+        join: checkIns.join,
         where: [
-          ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-          ['target_contact_id', 'CONTAINS', orgId],
+          ...checkIns.where,
           ['activity_date_time', '=', crmTime],
           ['subject', '=', subject],
           [SUBMISSION_ID_FIELD, 'IS EMPTY'],

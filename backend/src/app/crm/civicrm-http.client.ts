@@ -2,7 +2,8 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmConnection } from '../config/app-config';
-import type { Api4Params, CrmClient, CrmRow } from './crm-client';
+import type { Api4Call, Api4CallResult, Api4Params, CrmClient, CrmRow } from './crm-client';
+import { CrmCallBatcher } from './crm-call-batcher';
 import {
   authRefusalOf,
   type CrmAuthRefusal,
@@ -40,6 +41,10 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   readonly fileBaseUrl: string;
   private readonly headers: Record<string, string>;
   private readonly pool: Agent;
+  private readonly batcher = new CrmCallBatcher(
+    ([entity, action, params]) => this.single(entity, action, params),
+    (calls) => this.batch(calls),
+  );
 
   constructor(private readonly connection: CrmConnection) {
     this.fileBaseUrl = connection.baseUrl;
@@ -59,7 +64,50 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     if (!this.pool.closed && !this.pool.destroyed) await this.pool.close();
   }
 
-  async api4<T extends CrmRow = CrmRow>(
+  /** Reads started together go out together, as one batch (CrmCallBatcher); writes alone. */
+  api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
+    if (READ_ACTIONS.has(action)) return this.batcher.add<T>([entity, action, params]);
+    return this.single<T>(entity, action, params);
+  }
+
+  /**
+   * POST civicrm/ajax/api4 with `calls` (docs/civicrm-wire-protocol.md, "Batch"). CiviCRM answers
+   * HTTP 200 when one call worked and the first error's status when none did, the answers keyed
+   * as sent either way; each call's error becomes its own CrmError. Retried once on a network
+   * error only when every call reads.
+   */
+  async batch(calls: Readonly<Record<string, Api4Call>>): Promise<Record<string, Api4CallResult>> {
+    const names = Object.keys(calls);
+    const label = `batch(${names.map((name) => `${calls[name]?.[0]}.${calls[name]?.[1]}`).join(', ')})`;
+    const encoded = JSON.stringify(
+      Object.fromEntries(names.map((name) => [name, batchEntry(calls[name] as Api4Call)])),
+    );
+    const reads = names.every((name) => READ_ACTIONS.has(String(calls[name]?.[1])));
+    const body = await this.send(
+      label,
+      this.urls.api4Batch(),
+      {
+        method: 'POST',
+        body: new URLSearchParams({ calls: encoded }).toString(),
+        headers: FORM_CONTENT_TYPE,
+      },
+      reads,
+      true,
+    );
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new CrmError('malformed', label, 'batch answer is not an object');
+    }
+    const results: Record<string, Api4CallResult> = {};
+    for (const name of names) {
+      const [entity, action] = calls[name] as Api4Call;
+      results[name] = batchResult(`${entity}.${action}`, (body as Record<string, unknown>)[name]);
+      const failed = results[name];
+      if ('error' in failed) this.logger.warn(failed.error.message);
+    }
+    return results;
+  }
+
+  private async single<T extends CrmRow = CrmRow>(
     entity: string,
     action: string,
     params: Api4Params = {},
@@ -124,7 +172,14 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
    * the body must arrive within it, so a CRM sending one byte a second cannot keep a request
    * open. An answer over CRM_MAX_ANSWER_BYTES is not read: the socket is dropped instead.
    */
-  private async send(call: string, url: string, outgoing: Outgoing, retryable: boolean): Promise<unknown> {
+  private async send(
+    call: string,
+    url: string,
+    outgoing: Outgoing,
+    retryable: boolean,
+    /** A batch: an error status whose body holds the calls' own answers is read, not thrown. */
+    perCallAnswers = false,
+  ): Promise<unknown> {
     const started = performance.now();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.connection.timeoutMs);
@@ -138,9 +193,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
           const refusal = await authRefusal(response);
           throw new CrmError('unauthorized', call, `HTTP 401 (${refusal})`, 401, refusal);
         }
+        const batchAnswer = perCallAnswers ? await readPerCallAnswers(response) : undefined;
+        if (batchAnswer?.answers) return batchAnswer.answers;
         // Whether CiviCRM itself answered (its JSON envelope) or something in front of it; its
         // message is not kept: it can quote the values it refused.
-        const envelope = await isErrorEnvelope(response);
+        const envelope = batchAnswer ? batchAnswer.envelope : await isErrorEnvelope(response);
         throw new CrmError(
           failureForStatus(response.statusCode, envelope),
           call,
@@ -311,6 +368,54 @@ const TIMEOUT_CODES: ReadonlySet<unknown> = new Set([
 /** By code, not instanceof: errors may come from another realm (jest's VM, for one). */
 function isTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && TIMEOUT_CODES.has((error as { code?: unknown }).code);
+}
+
+/** A batch entry as CiviCRM's `calls` field holds it: [entity, action, params]. */
+function batchEntry([entity, action, params]: Api4Call): unknown[] {
+  return [entity, action, params ?? {}];
+}
+
+/** One call's part of a batch answer: its envelope, or its error envelope with its own status. */
+function batchResult(call: string, answer: unknown): Api4CallResult {
+  if (isApi4Envelope(answer)) return { rows: answer.values as CrmRow[] };
+  if (typeof answer === 'object' && answer !== null && 'error_message' in answer) {
+    const status = Number((answer as { status?: unknown }).status);
+    const httpStatus = Number.isInteger(status) && status >= 400 ? status : 500;
+    return {
+      error: new CrmError(failureForStatus(httpStatus, true), call, `HTTP ${httpStatus}`, httpStatus),
+    };
+  }
+  return { error: new CrmError('malformed', call, 'the batch answer has no envelope for this call') };
+}
+
+/**
+ * A batch whose every call failed comes back with the first error's status and, in the body, each
+ * call's error envelope: that body when it is one (small, JSON, an object of envelopes), and
+ * otherwise whether the body was CiviCRM's own error envelope (as isErrorEnvelope tells).
+ */
+async function readPerCallAnswers(
+  response: Dispatcher.ResponseData,
+): Promise<{ answers?: object; envelope: boolean }> {
+  const declared = Number(response.headers['content-length'] ?? 0);
+  const type = String(response.headers['content-type'] ?? '');
+  if (!type.includes('json') || declared > MAX_ERROR_BODY_BYTES) {
+    await response.body.dump();
+    return { envelope: false };
+  }
+  let parsed: unknown;
+  try {
+    const text = await response.body.text();
+    if (text.length > MAX_ERROR_BODY_BYTES) return { envelope: false };
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    return { envelope: false };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { envelope: false };
+  // CiviCRM's error for the request as a whole (`error_message` at the top) is not per call.
+  if ('error_message' in parsed) return { envelope: true };
+  const entries = Object.values(parsed);
+  const perCall = entries.length > 0 && entries.every((entry) => typeof entry === 'object' && entry !== null);
+  return perCall ? { answers: parsed, envelope: true } : { envelope: false };
 }
 
 function api4Values<T>(call: string, body: unknown): T[] {

@@ -12,6 +12,11 @@ export class CiviCrmUrls {
     return this.route(`civicrm/ajax/api4/${encodeURIComponent(entity)}/${encodeURIComponent(action)}`);
   }
 
+  /** APIv4's batch endpoint: the calls travel in the form field `calls`. */
+  api4Batch(): string {
+    return this.route('civicrm/ajax/api4');
+  }
+
   api3(): string {
     return this.route('civicrm/ajax/rest');
   }

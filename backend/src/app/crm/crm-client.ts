@@ -1,3 +1,4 @@
+import { CrmError } from './crm-errors';
 import type { NewCrmFile } from './file-create-form';
 
 /**
@@ -44,6 +45,12 @@ export interface Api4Params {
 
 export type CrmRow = Record<string, unknown>;
 
+/** One call of an APIv4 batch: entity, action and parameters, as CiviCRM's `calls` field holds it. */
+export type Api4Call = readonly [entity: string, action: string, params?: Api4Params];
+
+/** What one call of a batch answered: its rows, or the error it alone failed with. */
+export type Api4CallResult<T extends CrmRow = CrmRow> = { rows: T[] } | { error: CrmError };
+
 export type { NewCrmFile };
 
 export interface CrmClient {
@@ -54,6 +61,12 @@ export interface CrmClient {
   readonly fileBaseUrl: string | null;
   /** One APIv4 call; `get*` actions travel as GET, every other action as POST. */
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]>;
+  /**
+   * Several APIv4 calls in one request (docs/civicrm-wire-protocol.md, "Batch"): CiviCRM runs
+   * them one after another, in the order given, and answers each under its name. A call that
+   * fails fails alone; a failure of the request itself (timeout, 401, network) fails every call.
+   */
+  batch(calls: Readonly<Record<string, Api4Call>>): Promise<Record<string, Api4CallResult>>;
   /** One APIv3 call through civicrm/ajax/rest; `values` normalized to an array. */
   api3<T extends CrmRow = CrmRow>(
     entity: string,
@@ -69,3 +82,23 @@ export interface CrmClient {
 }
 
 export const CRM_CLIENT = Symbol('CRM_CLIENT');
+
+/**
+ * A batch answered call by call through `api4`: for clients where a request costs nothing
+ * (the in-memory model, test doubles), with the same per-call results as a real batch.
+ */
+export async function batchOneByOne(
+  client: Pick<CrmClient, 'api4'>,
+  calls: Readonly<Record<string, Api4Call>>,
+): Promise<Record<string, Api4CallResult>> {
+  const results: Record<string, Api4CallResult> = {};
+  for (const [name, [entity, action, params]] of Object.entries(calls)) {
+    try {
+      results[name] = { rows: await client.api4(entity, action, params) };
+    } catch (error) {
+      if (!(error instanceof CrmError)) throw error;
+      results[name] = { error };
+    }
+  }
+  return results;
+}

@@ -1,9 +1,10 @@
 import { type AppConfig, loadAppConfig } from '../config/app-config';
-import type { CrmClient, CrmRow } from './crm-client';
+import { type CrmClient, type CrmRow, batchOneByOne } from './crm-client';
 import { CrmSchemaService } from './crm-schema.service';
 
 /** Answers CustomField.get when told to, so a test decides when a load finishes. */
 class SlowCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
   readonly calls: string[] = [];
   private readonly pending: Array<{ resolve: (rows: CrmRow[]) => void; reject: (error: Error) => void }> = [];

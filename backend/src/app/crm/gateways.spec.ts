@@ -1,6 +1,6 @@
 import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
-import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from './crm-client';
+import { type Api4Params, type CrmClient, type CrmRow, type NewCrmFile, batchOneByOne } from './crm-client';
 import { CrmError } from './crm-errors';
 import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from './crm-names';
 import { CrmFilesGateway } from './files.gateway';
@@ -10,6 +10,7 @@ import { CrmSiteGateway } from './site.gateway';
 
 /** The in-memory CRM, with every call written down in order. */
 class RecordingCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly calls: string[] = [];
   /** Answers to give instead of the model's, by "Entity.action". */
   readonly answers = new Map<string, unknown[]>();

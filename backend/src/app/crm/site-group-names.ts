@@ -1,6 +1,14 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { CustomGroupNames } from '../config/app-config';
-import type { Api4Condition, Api4Params, CrmClient, CrmRow, NewCrmFile } from './crm-client';
+import type {
+  Api4Call,
+  Api4CallResult,
+  Api4Condition,
+  Api4Params,
+  CrmClient,
+  CrmRow,
+  NewCrmFile,
+} from './crm-client';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from './crm-names';
 
 /**
@@ -37,6 +45,22 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
   async api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]> {
     const rows = await this.inner.api4<CrmRow>(entity, action, params && this.outgoing(params));
     return rows.map((row) => this.incoming(row) as T);
+  }
+
+  async batch(calls: Readonly<Record<string, Api4Call>>): Promise<Record<string, Api4CallResult>> {
+    const renamed = Object.fromEntries(
+      Object.entries(calls).map(([name, [entity, action, params]]) => [
+        name,
+        [entity, action, params && this.outgoing(params)] as const,
+      ]),
+    );
+    const results = await this.inner.batch(renamed);
+    return Object.fromEntries(
+      Object.entries(results).map(([name, result]) => [
+        name,
+        'rows' in result ? { rows: result.rows.map((row) => this.incoming(row)) } : result,
+      ]),
+    );
   }
 
   api3<T extends CrmRow = CrmRow>(

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StageInfo, StageOption } from '@checkin/contract';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
-import { ACTIVITY_STAGE_FIELD, ACTIVITY_TYPE_NAME } from './crm-names';
+import { checkInsOf } from './check-in-filter';
+import { ACTIVITY_STAGE_FIELD } from './crm-names';
 import { checkRows } from './crm-rows';
 
 export const INQUIRY: StageInfo = { rank: 0, value: null, label: 'Inquiry' };
@@ -16,13 +17,11 @@ export class StageService {
 
   /** The stored Stage value of the newest stage-bearing check-in, or null. */
   async currentStageValue(orgId: number): Promise<string | null> {
+    const checkIns = checkInsOf(orgId);
     const rows = await this.crm.api4('Activity', 'get', {
       select: ['id', ACTIVITY_STAGE_FIELD],
-      where: [
-        ['activity_type_id:name', '=', ACTIVITY_TYPE_NAME],
-        ['target_contact_id', 'CONTAINS', orgId],
-        [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY'],
-      ],
+      join: checkIns.join,
+      where: [...checkIns.where, [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY']],
       orderBy: { activity_date_time: 'DESC', id: 'DESC' },
       limit: 1,
     });

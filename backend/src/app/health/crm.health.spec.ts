@@ -1,12 +1,13 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { AppConfig } from '../config/app-config';
-import type { Api4Params, CrmClient, CrmRow } from '../crm/crm-client';
+import { type Api4Params, type CrmClient, type CrmRow, batchOneByOne } from '../crm/crm-client';
 import { CrmError, type CrmFailure } from '../crm/crm-errors';
 import { CrmSiteGateway } from '../crm/site.gateway';
 import { CrmHealthIndicator } from './crm.health';
 
 /** A CRM that answers Contact.get with one row, or fails as told, and refuses anything else. */
 class FakeCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
   readonly calls: Array<{ entity: string; action: string; params?: Api4Params }> = [];
   failure?: CrmFailure | Error;

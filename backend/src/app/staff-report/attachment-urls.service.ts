@@ -23,15 +23,26 @@ const NO_URLS: ReadonlyMap<number, string> = new Map();
  * logged and followed by one APIv4 `File.get` selecting `url`, which 6.2+ answers with signed
  * URLs (5.81 answers null). Whatever is still missing, the page links through the extension's
  * file route or the bare file address (README, "Staff file links").
+ *
+ * A site that answered the APIv3 lookup with an error will answer it so again: for
+ * CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS the lookup goes straight to File.get, said once in the log
+ * (docs/decisions.md, "Attachment lookup").
  */
 @Injectable()
 export class AttachmentUrlService {
   private readonly logger = new Logger('StaffReport');
 
+  private readonly pauseMs: number;
+  /** Until when (epoch ms) the APIv3 lookup is not asked; 0 while the site has not refused it. */
+  private v3PausedUntil = 0;
+  private pauseLogged = false;
+
   constructor(
     private readonly files: CrmFilesGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.pauseMs = config.attachmentLookupPauseMs;
+  }
 
   async signedUrls(fileIds: readonly number[]): Promise<SignedUrls> {
     if (fileIds.length === 0) return { lookup: 'skipped', urls: NO_URLS };
@@ -45,6 +56,7 @@ export class AttachmentUrlService {
       });
       return { lookup: 'ok', urls };
     }
+    if (Date.now() < this.v3PausedUntil) return this.fileGetUrls(fileIds);
     try {
       return { lookup: 'ok', urls: await this.files.attachmentUrls(fileIds) };
     } catch (error) {
@@ -57,8 +69,20 @@ export class AttachmentUrlService {
       this.logger.warn(
         `Attachment URL lookup for ${fileIds.length} file(s) failed (${error.failure}); asking File.get`,
       );
+      this.pauseV3Lookup(error);
     }
     return this.fileGetUrls(fileIds);
+  }
+
+  /** Only an answer from the site itself says it will refuse again; an outage says nothing. */
+  private pauseV3Lookup(error: CrmError): void {
+    if (this.pauseMs <= 0 || error.failure === 'unreachable') return;
+    this.v3PausedUntil = Date.now() + this.pauseMs;
+    if (this.pauseLogged) return;
+    this.pauseLogged = true;
+    this.logger.warn(
+      `APIv3 Attachment.get refused by this CRM: staff file links use File.get for the next ${Math.round(this.pauseMs / 1000)} s at a time (CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS)`,
+    );
   }
 
   private async fileGetUrls(fileIds: readonly number[]): Promise<SignedUrls> {

@@ -1,4 +1,12 @@
-import type { Api4Params, CrmClient, CrmRow, NewCrmFile } from '../crm-client';
+import {
+  type Api4Call,
+  type Api4CallResult,
+  type Api4Params,
+  batchOneByOne,
+  type CrmClient,
+  type CrmRow,
+  type NewCrmFile,
+} from '../crm-client';
 import { CrmError, type CrmFailure, normalizeV3Values } from '../crm-errors';
 import { Api4Error, type CallContext, type CiviCrmModel, type V3Envelope } from '@checkin/civicrm-fake';
 
@@ -27,6 +35,11 @@ export class InMemoryCrmClient implements CrmClient {
 
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
     return this.call<T>(entity, action, params, {});
+  }
+
+  /** The model answers at no cost per request: the calls run one by one, in order, each settled alone. */
+  batch(calls: Readonly<Record<string, Api4Call>>): Promise<Record<string, Api4CallResult>> {
+    return batchOneByOne(this, calls);
   }
 
   private async call<T extends CrmRow>(

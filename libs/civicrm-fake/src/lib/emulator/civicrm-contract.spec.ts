@@ -91,6 +91,116 @@ async function api4(
   };
 }
 
+/**
+ * APIv4's batch endpoint as the service sends it (POST civicrm/ajax/api4, form field `calls`):
+ * each call's answer under its name, in the order sent, a failing call failing alone; the
+ * request's status is 200 when one call worked, the error's when none did; GET is refused.
+ */
+async function batchAnswers(target: Target, personId: unknown): Promise<unknown> {
+  const send = (calls: unknown) => call(target, '/civicrm/ajax/api4', { calls: JSON.stringify(calls) });
+  const sendByGet = async (calls: unknown) => {
+    const query = new URLSearchParams({ calls: JSON.stringify(calls) });
+    const response = await fetch(`${target.baseUrl}/civicrm/ajax/api4?${query.toString()}`, {
+      headers: { 'X-Civi-Auth': `Bearer ${target.apiKey}`, 'X-Requested-With': 'XMLHttpRequest' },
+    });
+    await response.body?.cancel();
+    return response.status;
+  };
+  const shape = (answer: unknown): unknown => {
+    if (typeof answer !== 'object' || answer === null) return answer;
+    const envelope = answer as Row;
+    if ('values' in envelope) {
+      const rows = Array.isArray(envelope['values']) ? (envelope['values'] as Row[]) : [];
+      return {
+        values: rows.map((row) => ({ ...row, id: row['id'] === personId ? 'PERSON' : row['id'] })),
+        entity: envelope['entity'],
+        action: envelope['action'],
+        count: envelope['count'],
+      };
+    }
+    return { error_message: envelope['error_message'], status: envelope['status'] };
+  };
+  const mixed = await send({
+    person: ['Contact', 'get', { select: ['id', 'first_name'], where: [['id', '=', personId]] }],
+    invalid: ['Contact', 'get', { where: [['nonsense', '=', 1]] }],
+    missing: ['Nope', 'get', {}],
+    count: ['Contact', 'get', { select: ['id'], where: [['id', '=', personId]], limit: 1 }],
+  });
+  const body = JSON.parse(mixed.text) as Record<string, unknown>;
+  const failing = await send({ invalid: ['Contact', 'get', { where: [['nonsense', '=', 1]] }] });
+  const byGet = await sendByGet({ person: ['Contact', 'get', { select: ['id'] }] });
+  return {
+    mixed: [mixed.status, mixed.contentType, Object.keys(body)],
+    person: shape(body['person']),
+    invalid: shape(body['invalid']),
+    missing: shape(body['missing']),
+    'all failing': [failing.status, Object.keys(JSON.parse(failing.text) as object)],
+    GET: byGet,
+  };
+}
+
+/**
+ * The organization filter the service sends (an INNER join on ActivityContact limited to
+ * targets) must answer the rows `target_contact_id CONTAINS` answers, in the same order: ties on
+ * the date, the organization as source or assignee only, several targets, another organization.
+ */
+async function targetJoinAgainstContains(target: Target, G: string, personId: unknown): Promise<unknown> {
+  const one = async (entity: string, values: Row) =>
+    (await api4(target, entity, 'create', { values })).rows[0] ?? {};
+  const org = await one('Contact', { contact_type: 'Organization', organization_name: 'Join probe A' });
+  const other = await one('Contact', { contact_type: 'Organization', organization_name: 'Join probe B' });
+  const activity = (date: string, roles: Row, count?: number) =>
+    one('Activity', {
+      activity_type_id: 1,
+      source_contact_id: personId,
+      activity_date_time: date,
+      ...roles,
+      ...(count === undefined ? {} : { [`${G}.Count`]: count }),
+    });
+  await activity('2025-03-01 10:00:00', { target_contact_id: [org['id']] }, 1);
+  await activity('2025-03-01 10:00:00', { target_contact_id: [org['id']] });
+  await activity('2025-05-01 09:00:00', { target_contact_id: [other['id'], org['id']] }, 2);
+  await activity('2025-06-01 09:00:00', { target_contact_id: [other['id']] }, 3);
+  await activity(
+    '2025-07-01 09:00:00',
+    { assignee_contact_id: [org['id']], target_contact_id: [personId] },
+    4,
+  );
+  await activity('2025-08-01 09:00:00', { source_contact_id: org['id'], target_contact_id: [personId] }, 5);
+  await activity('2025-02-01 09:00:00', { target_contact_id: [org['id']] }, 6);
+  const byContains = (extra: Row = {}, where: unknown[] = []) =>
+    api4(target, 'Activity', 'get', {
+      select: ['id'],
+      where: [['target_contact_id', 'CONTAINS', org['id']], ...where],
+      orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+      ...extra,
+    });
+  const byJoin = (extra: Row = {}, where: unknown[] = []) =>
+    api4(target, 'Activity', 'get', {
+      select: ['id'],
+      join: [
+        [
+          'ActivityContact AS tgt',
+          'INNER',
+          ['tgt.activity_id', '=', 'id'],
+          ['tgt.record_type_id:name', '=', '"Activity Targets"'],
+        ],
+      ],
+      where: [['tgt.contact_id', '=', org['id']], ...where],
+      orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+      ...extra,
+    });
+  const ids = (answer: { rows: Row[] }) => answer.rows.map((row) => row['id']);
+  const list = [ids(await byContains()), ids(await byJoin())];
+  const stage = { limit: 1 };
+  const stageWhere = [[`${G}.Count`, 'IS NOT EMPTY']];
+  const newest = [ids(await byContains(stage, stageWhere)), ids(await byJoin(stage, stageWhere))];
+  return {
+    'list: count, same order': [list[1]?.length, JSON.stringify(list[0]) === JSON.stringify(list[1])],
+    'newest with a value: same': [newest[1]?.length, JSON.stringify(newest[0]) === JSON.stringify(newest[1])],
+  };
+}
+
 /** Runs the flow and reduces every answer to what must not differ between CiviCRMs. */
 async function runScenarios(target: Target): Promise<Record<string, unknown>> {
   const suffix = randomBytes(4).toString('hex');
@@ -241,6 +351,8 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
         key === 'source_contact_id' ? value === person['id'] : value,
       ]),
   );
+  digest['target join'] = await targetJoinAgainstContains(target, G, person['id']);
+  digest['batch'] = await batchAnswers(target, person['id']);
   const invalid = await api4(target, 'Activity', 'get', { where: [['nonsense', '=', 1]] });
   digest['unknown where field'] = [invalid.status, invalid.error];
   const sequential = await api4(target, 'Activity', 'get', { sequential: 1 });
@@ -438,6 +550,18 @@ const BASE_EXPECTED = {
   'option weights': [2, 3, 1],
   'Activity.create date shape': true,
   'unknown where field': [500, "Invalid field 'nonsense'"],
+  batch: {
+    mixed: [200, 'application/json', ['person', 'invalid', 'missing', 'count']],
+    person: { values: [{ id: 'PERSON', first_name: 'Probe' }], entity: 'Contact', action: 'get', count: 1 },
+    invalid: { error_message: "Invalid field 'nonsense'", status: 500 },
+    missing: {
+      error_message: 'API (Nope, get) does not exist (or the extension it belongs to is not enabled).',
+      status: 500,
+    },
+    'all failing': [500, ['invalid']],
+    GET: 405,
+  },
+  'target join': { 'list: count, same order': [4, true], 'newest with a value: same': [1, true] },
   'Int overflow': [500, 'DB Error: unknown error', null, null],
   auth: [200, 0, 403, 401, 'text/plain', 'HTTP 401 Invalid credential'],
 };
@@ -631,6 +755,6 @@ describe('CiviCRM contract: the emulator answers as real CiviCRM does', () => {
         dates: DATES[target.timeZone],
       });
     },
-    60_000,
+    180_000,
   );
 });

@@ -140,6 +140,22 @@ export class EntityCatalog {
     return rows;
   }
 
+  /**
+   * The activity's ActivityContact rows themselves (id, activity_id, contact_id, record_type_id),
+   * in the order activityContacts pairs them; a row's id is stable per activity and contact.
+   */
+  activityContactRows(activity: StoredRecord): StoredRecord[] {
+    return this.activityContacts(activity).map((contact, index) => ({
+      id: activity.id * 1000 + index + 1,
+      fields: {
+        activity_id: activity.id,
+        contact_id: contact.id,
+        record_type_id: contact.fields['record_type_id'],
+      },
+      custom: {},
+    }));
+  }
+
   /** The contacts of an activity as ActivityContact pairs them: source, targets, assignees. */
   activityContacts(activity: StoredRecord): StoredRecord[] {
     const pairs: Array<[unknown, number]> = [[activity.fields['source_contact_id'], 2]];

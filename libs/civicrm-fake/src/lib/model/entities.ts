@@ -339,6 +339,23 @@ const ACTIVITY_CONTACT_TYPES: PseudoOption[] = [
   { id: '3', name: 'Activity Targets', label: 'Activity Targets' },
 ];
 
+/**
+ * ActivityContact as an explicit join target (`["ActivityContact AS tgt", "INNER",
+ * ["tgt.activity_id", "=", "id"], ...]`): one row per contact of an activity and role.
+ */
+export const ACTIVITY_CONTACT_ROW_DEF: EntityDef = {
+  // The model offers ActivityContact only as a join target, never as an API, so it has no
+  // EntityName of its own; it has no custom fields (no customExtends) whatever its name keys.
+  name: 'Activity',
+  fields: [
+    { name: 'id', type: 'Int', readOnly: true },
+    { name: 'activity_id', type: 'Int', fk: 'Activity' },
+    { name: 'contact_id', type: 'Int', fk: 'Contact' },
+    { name: 'record_type_id', type: 'Int', options: { kind: 'fixed', options: ACTIVITY_CONTACT_TYPES } },
+  ],
+  actions: [],
+};
+
 /** A Contact reached through the ActivityContact bridge: the contact plus the bridge's columns. */
 export const ACTIVITY_CONTACT_DEF: EntityDef = {
   ...ENTITIES.Contact,

@@ -1,5 +1,5 @@
 import type { EntityCatalog } from './catalog';
-import { ACTIVITY_CONTACT_DEF, ENTITIES } from './entities';
+import { ACTIVITY_CONTACT_DEF, ACTIVITY_CONTACT_ROW_DEF, ENTITIES } from './entities';
 import { compareForSort, mentionsField, operatorTest } from './query-operators';
 import {
   API4_OPERATORS,
@@ -97,6 +97,18 @@ export class QueryEngine {
       const kind = entry[1] === undefined ? 'LEFT' : entry[1];
       if (kind !== 'LEFT' && kind !== 'INNER' && kind !== 'EXCLUDE')
         return fail(`Invalid join type: ${String(kind)}`);
+      if (entityName === 'ActivityContact') {
+        if (def.name !== 'Activity') return fail(`ActivityContact cannot be joined to ${def.name}`);
+        return {
+          alias,
+          def: ACTIVITY_CONTACT_ROW_DEF,
+          kind,
+          // Only the row's own pairs: every join the service sends pairs on activity_id = id,
+          // which the conditions still check.
+          candidates: (row) => this.catalog.activityContactRows(row),
+          conditions: entry.slice(2) as unknown[],
+        };
+      }
       const target = this.catalog.entityDef(entityName);
       let rest = entry.slice(2) as unknown[];
       if (typeof rest[0] === 'string') {
@@ -254,7 +266,9 @@ export class QueryEngine {
       };
     }
     const custom =
-      parts.length >= 2 ? this.catalog.customFields(def).get(`${parts[0]}.${parts[1]}`) : undefined;
+      parts.length >= 2 && def.customExtends
+        ? this.catalog.customFields(def).get(`${parts[0]}.${parts[1]}`)
+        : undefined;
     const field = custom ?? def.fields.find((candidate) => candidate.name === parts[0]);
     if (!field || (field.since614 && !this.store.is614)) return undefined;
     const rest = parts.slice(custom ? 2 : 1);

@@ -1,0 +1,79 @@
+import type { Api4Call, Api4CallResult, CrmRow } from './crm-client';
+import { CrmError } from './crm-errors';
+
+/** More than any route reads at once (the form: five), few enough to spread a crowd over workers. */
+export const MAX_CALLS_PER_BATCH = 8;
+
+type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
+
+interface Pending {
+  call: Api4Call;
+  settle: Settle;
+}
+
+/**
+ * Gathers the reads a request handler starts in one turn of the event loop into one CiviCRM
+ * request (docs/performance.md, "One request per page read"). Every CiviCRM request pays its
+ * start-up (about 70 SQL statements) before any work, so the form's five reads cost five
+ * start-ups when sent apart and one when sent as a batch; the calls keep their order.
+ *
+ * A turn ends when Node runs its `setImmediate` callbacks: reads started after awaiting an
+ * already settled promise (a warm cache) still join; a read that waits for another answer
+ * starts the next batch. A lone read goes as a plain call, so its wire form is unchanged.
+ */
+export class CrmCallBatcher {
+  private queue: Pending[] = [];
+
+  constructor(
+    private readonly sendOne: (call: Api4Call) => Promise<CrmRow[]>,
+    private readonly sendBatch: (calls: Record<string, Api4Call>) => Promise<Record<string, Api4CallResult>>,
+  ) {}
+
+  add<T extends CrmRow>(call: Api4Call): Promise<T[]> {
+    return new Promise<T[]>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => this.flush());
+      this.queue.push({ call, settle: { resolve: resolve as Settle['resolve'], reject } });
+    });
+  }
+
+  private flush(): void {
+    const queued = this.queue;
+    this.queue = [];
+    // Many pages loading at once would otherwise share one batch, which CiviCRM runs in one
+    // worker, one call after another: in chunks, the site's workers still share the load.
+    for (let start = 0; start < queued.length; start += MAX_CALLS_PER_BATCH) {
+      this.send(queued.slice(start, start + MAX_CALLS_PER_BATCH));
+    }
+  }
+
+  private send(pending: Pending[]): void {
+    const [only] = pending;
+    if (pending.length === 1 && only) {
+      this.sendOne(only.call).then(only.settle.resolve, only.settle.reject);
+      return;
+    }
+    // Names that say what each call is, for CiviCRM's log and the emulator's record.
+    const calls: Record<string, Api4Call> = {};
+    const byName = new Map<string, Settle>();
+    pending.forEach(({ call, settle }, index) => {
+      const name = `${index}:${call[0]}.${call[1]}`;
+      calls[name] = call;
+      byName.set(name, settle);
+    });
+    this.sendBatch(calls).then(
+      (results) => {
+        for (const [name, settle] of byName) {
+          const result = results[name];
+          if (result && 'rows' in result) settle.resolve(result.rows);
+          else
+            settle.reject(
+              result?.error ?? new CrmError('malformed', name, 'the batch answer lacks this call'),
+            );
+        }
+      },
+      (error: unknown) => {
+        for (const settle of byName.values()) settle.reject(error);
+      },
+    );
+  }
+}
