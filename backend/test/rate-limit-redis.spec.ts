@@ -172,9 +172,9 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     const ready = await first.get('/api/health/ready');
     expect(await ready.json()).toEqual({
       status: 'ok',
-      info: { crm: { status: 'up' }, redis: { status: 'up' } },
+      info: { crm: { status: 'up' }, deployment: { status: 'up' }, redis: { status: 'up' } },
       error: {},
-      details: { crm: { status: 'up' }, redis: { status: 'up' } },
+      details: { crm: { status: 'up' }, deployment: { status: 'up' }, redis: { status: 'up' } },
     });
     expect(await serviceConnections(redis.inspector)).toBe(1);
     await first.close();
@@ -228,9 +228,9 @@ redisSuite('rate limits when Redis cannot be reached', () => {
     };
     expect(await response.json()).toEqual({
       status: 'error',
-      info: { crm: { status: 'up' } },
+      info: { crm: { status: 'up' }, deployment: { status: 'up' } },
       error: { redis: redisDown },
-      details: { crm: { status: 'up' }, redis: redisDown },
+      details: { crm: { status: 'up' }, deployment: { status: 'up' }, redis: redisDown },
     });
   });
 });

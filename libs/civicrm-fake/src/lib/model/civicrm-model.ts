@@ -217,7 +217,10 @@ export class CiviCrmModel implements FieldContext {
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
             permissions: Object.fromEntries(
-              CHECKIN_INFO_PERMISSIONS.map((permission) => [permission, this.store.hasPermission(permission)]),
+              CHECKIN_INFO_PERMISSIONS.map((permission) => [
+                permission,
+                this.store.hasPermission(permission),
+              ]),
             ),
           },
         ];
