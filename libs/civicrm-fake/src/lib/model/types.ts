@@ -194,6 +194,8 @@ export interface ModelState {
   nextIds: Record<TableName, number>;
   /** Checksums accepted as given (stub mode's `demo`), per contact id. */
   fixedChecksums: Map<number, string[]>;
+  /** Domain settings changed from CiviCRM's defaults (settings.ts), by name. */
+  settings: Map<string, string>;
   secret: string;
 }
 
