@@ -73,6 +73,7 @@ export class CiviCrmModel implements FieldContext {
     this.writes = new RecordWriter(store, catalog, queries, files, this);
     this.v3 = new ApiV3(store, files);
     this.settings = new SiteSettings(store);
+    for (const [name, value] of Object.entries(options.settings ?? {})) this.settings.set(name, value);
     store.seeding = true;
     try {
       this.seedStock();
