@@ -34,7 +34,7 @@ describe("the CRM site's currency and locale reach every payload", () => {
     await service.close();
   });
 
-  it('carries CAD / en-CA in the form, the report and the staff report, read once and in the first batch', async () => {
+  it("carries CAD / en-CA in the form, the report and the staff report, from the extension's one info read", async () => {
     service.app.get(OwnerAccessService).clear();
     const form = await json<FormDataPayload>(await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`));
     const report = await json<ReportPayload>(await service.get(`/api/report?${ownerQuery(DEMO_LINK)}`));
@@ -46,15 +46,14 @@ describe("the CRM site's currency and locale reach every payload", () => {
     expect(report.valueFormat).toEqual(expected);
     expect(staff.valueFormat).toEqual(expected);
 
-    const settingReads = service.emulator.calls.filter((call) => call.entity === 'Setting');
-    expect(settingReads).toHaveLength(1);
-    expect(settingReads[0]?.params).toEqual({ select: ['defaultCurrency', 'lcMessages'] });
-    // It went out in the form's batch, not as a request of its own.
-    expect(settingReads[0]?.batchKey).toBeDefined();
+    // The extension reported them; Setting.get was not needed.
+    expect(service.emulator.callsTo('Setting', 'get')).toHaveLength(0);
+    // The same info read the service makes to learn the site's time zone: no request of its own.
+    expect(service.emulator.callsTo('CheckinMiddleware', 'info')).toHaveLength(1);
   });
 });
 
-describe('a site whose settings the API user may not read', () => {
+describe('the documented API user, without administer CiviCRM', () => {
   let service: TestApp;
 
   beforeAll(async () => {
@@ -70,10 +69,49 @@ describe('a site whose settings the API user may not read', () => {
     await service.close();
   });
 
-  it("still answers the report, in CiviCRM's defaults, and says why in the log", async () => {
+  it("gets the site's currency through the extension, without Setting.get", async () => {
     const report = await json<ReportPayload>(await service.get(`/api/report?${ownerQuery(DEMO_LINK)}`));
-    expect(report.valueFormat).toEqual({ currency: 'USD', locale: 'en-US' });
-    expect(service.logs.join('\n')).toMatch(/currency and locale could not be read/);
-    expect(service.emulator.callsTo('Setting', 'get')).toHaveLength(1);
+    expect(report.valueFormat).toEqual({ currency: 'CAD', locale: 'en-US' });
+    expect(service.emulator.callsTo('Setting', 'get')).toHaveLength(0);
+    expect(service.logs.join('\n')).not.toMatch(/currency and locale could not be read/);
+  });
+});
+
+describe('a site without the extension', () => {
+  it('reads the settings with Setting.get when the API user may', async () => {
+    const model = createDemoModel({ extensionInstalled: false });
+    model.setSetting('defaultCurrency', 'CAD');
+    model.setSetting('lcMessages', 'fr_CA');
+    const service = await startTestApp({ emulator: { model }, env: { CRM_TIMEZONE: 'UTC' } });
+    try {
+      const staff = await json<StaffReportPayload>(
+        await service.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, { 'X-Staff-Key': TEST_STAFF_KEY }),
+      );
+      expect(staff.valueFormat).toEqual({ currency: 'CAD', locale: 'fr-CA' });
+      const settingReads = service.emulator.callsTo('Setting', 'get');
+      expect(settingReads).toHaveLength(1);
+      expect(settingReads[0]?.params).toEqual({ select: ['defaultCurrency', 'lcMessages'] });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("answers in CiviCRM's defaults, and says why in the log, when the API user may not read them", async () => {
+    const model = createDemoModel({ extensionInstalled: false });
+    model.setSetting('defaultCurrency', 'CAD');
+    const service = await startTestApp({
+      emulator: { model, apiUsers: { [RESTRICTED_KEY]: { permissions: API_USER_PERMISSIONS } } },
+      env: { CRM_API_KEY: RESTRICTED_KEY, CRM_TIMEZONE: 'UTC' },
+    });
+    try {
+      const staff = await json<StaffReportPayload>(
+        await service.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, { 'X-Staff-Key': TEST_STAFF_KEY }),
+      );
+      expect(staff.valueFormat).toEqual({ currency: 'USD', locale: 'en-US' });
+      expect(service.logs.join('\n')).toMatch(/currency and locale could not be read/);
+      expect(service.emulator.callsTo('Setting', 'get')).toHaveLength(1);
+    } finally {
+      await service.close();
+    }
   });
 });

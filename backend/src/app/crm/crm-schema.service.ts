@@ -14,9 +14,13 @@ import {
 } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { CrmError } from './crm-errors';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
 
-/** The domain settings behind ValueFormatSettings (APIv4 Setting.get needs administer CiviCRM). */
+/**
+ * The domain settings behind ValueFormatSettings, read through APIv4 Setting.get (which needs
+ * administer CiviCRM) only when the check-in extension does not report them.
+ */
 const VALUE_FORMAT_SETTINGS = ['defaultCurrency', 'lcMessages'];
 /** How long CiviCRM's defaults stand in for settings that could not be read. */
 const FAILED_SETTINGS_RETRY_MS = 60_000;
@@ -90,7 +94,8 @@ export class CrmSchemaService {
   }
 
   /**
-   * The site's currency and locale (Setting.get of `defaultCurrency` and `lcMessages`), cached as the
+   * The site's currency and locale (`defaultCurrency` and `lcMessages`, from the extension's
+   * CheckinMiddleware.info, else Setting.get), cached as the
    * schema is. Never fails a page: a refused or failed read answers CiviCRM's defaults, kept for a
    * minute at most so a fixed permission shows soon (docs/decisions.md, "Currency and number formats").
    * Called in the same tick as a page's other reads, it joins their batch.
@@ -146,6 +151,8 @@ export class CrmSchemaService {
 
   private async fetchValueFormat(options: { ttl?: number }): Promise<ValueFormatSettings> {
     try {
+      const fromExtension = await this.valueFormatFromExtension();
+      if (fromExtension) return fromExtension;
       const rows = await this.crm.api4<{ name: string; value: unknown } & Record<string, unknown>>(
         'Setting',
         'get',
@@ -162,6 +169,25 @@ export class CrmSchemaService {
       options.ttl = Math.min(FAILED_SETTINGS_RETRY_MS, this.metadataCacheMs);
       return DEFAULT_VALUE_FORMAT;
     }
+  }
+
+  /**
+   * The extension's `CheckinMiddleware.info` reports both settings with its own rights, so the
+   * documented API user (no administer CiviCRM) gets them. Undefined when the extension is absent
+   * or too old to report them; then Setting.get is the way left.
+   */
+  private async valueFormatFromExtension(): Promise<ValueFormatSettings | undefined> {
+    let row: Record<string, unknown> | undefined;
+    try {
+      [row] = await this.crm.api4('CheckinMiddleware', 'info', {});
+    } catch (error) {
+      if (!(error instanceof CrmError) || error.failure === 'unreachable' || error.failure === 'timeout') {
+        throw error;
+      }
+      return undefined;
+    }
+    if (typeof row?.['default_currency'] !== 'string' || typeof row['locale'] !== 'string') return undefined;
+    return valueFormatFromCrm(row['default_currency'], row['locale']);
   }
 
   private async fetchCustomFields(): Promise<Map<string, CustomFieldMetadata>> {

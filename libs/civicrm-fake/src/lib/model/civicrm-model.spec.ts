@@ -1397,6 +1397,8 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
           extension_version: CHECKIN_EXTENSION_VERSION,
           civicrm_version: release,
           timezone: timeZone,
+          default_currency: 'USD',
+          locale: 'en_US',
           // The administrator holds every permission the service asks about.
           permissions: expect.objectContaining({ 'access uploaded files': true, 'administer CiviCRM': true }),
         },

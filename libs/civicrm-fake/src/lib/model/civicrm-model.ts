@@ -239,6 +239,8 @@ export class CiviCrmModel implements FieldContext {
             extension_version: CHECKIN_EXTENSION_VERSION,
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
+            default_currency: this.settings.value('defaultCurrency'),
+            locale: this.settings.value('lcMessages'),
             permissions: Object.fromEntries(
               CHECKIN_INFO_PERMISSIONS.map((permission) => [
                 permission,
