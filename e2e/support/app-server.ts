@@ -48,12 +48,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
 /** Starts the CiviCRM emulator bundle (dist/backend/emulator.js) on a free port, seeded with demo data. */
 export async function startEmulator(
   apiKey = 'e2e-api-key-0123456789',
+  /** More emulator options, e.g. `['--currency', 'CAD', '--language', 'en_CA']`. */
+  extraArgs: readonly string[] = [],
 ): Promise<RunningProcess & { apiKey: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'dist/backend/emulator.js'), '--port', String(port), '--api-key', apiKey],
+    [join(ROOT, 'dist/backend/emulator.js'), '--port', String(port), '--api-key', apiKey, ...extraArgs],
     {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '' },

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import {
   CURRENT_STAGE_FIELD_NAME,
@@ -8,10 +8,22 @@ import {
   type OptionMap,
   type StageOption,
   type StageRank,
+  type ValueFormatSettings,
+  DEFAULT_VALUE_FORMAT,
+  valueFormatFromCrm,
 } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { CrmError } from './crm-errors';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
+
+/**
+ * The domain settings behind ValueFormatSettings, read through APIv4 Setting.get (which needs
+ * administer CiviCRM) only when the check-in extension does not report them.
+ */
+const VALUE_FORMAT_SETTINGS = ['defaultCurrency', 'lcMessages'];
+/** How long CiviCRM's defaults stand in for settings that could not be read. */
+const FAILED_SETTINGS_RETRY_MS = 60_000;
 
 /** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
 export interface CustomFieldMetadata {
@@ -60,6 +72,8 @@ export interface ResolvedOptions {
 export class CrmSchemaService {
   private readonly metadataCache: LRUCache<'custom-fields', Map<string, CustomFieldMetadata>>;
   private readonly metadataCacheMs: number;
+  private readonly valueFormatCache: LRUCache<'value-format', ValueFormatSettings>;
+  private readonly logger = new Logger('CrmSchema');
 
   constructor(
     @Inject(CRM_CLIENT) private readonly crm: CrmClient,
@@ -72,6 +86,24 @@ export class CrmSchemaService {
       fetchMethod: () => this.fetchCustomFields(),
     });
     this.metadataCacheMs = config.schemaCacheMs;
+    this.valueFormatCache = new LRUCache({
+      max: 1,
+      ttl: config.schemaCacheMs,
+      fetchMethod: (_key, _stale, { options }) => this.fetchValueFormat(options),
+    });
+  }
+
+  /**
+   * The site's currency and locale (`defaultCurrency` and `lcMessages`, from the extension's
+   * CheckinMiddleware.info, else Setting.get), cached as the
+   * schema is. Never fails a page: a refused or failed read answers CiviCRM's defaults, kept for a
+   * minute at most so a fixed permission shows soon (docs/decisions.md, "Currency and number formats").
+   * Called in the same tick as a page's other reads, it joins their batch.
+   */
+  valueFormat(): Promise<ValueFormatSettings> {
+    return this.valueFormatCache
+      .fetch('value-format', { forceRefresh: this.metadataCacheMs <= 0 })
+      .then((format) => format ?? DEFAULT_VALUE_FORMAT);
   }
 
   /** Every active custom field of the check-in and organization groups. */
@@ -115,6 +147,47 @@ export class CrmSchemaService {
     const stageItems = stageGroupId ? (byGroup.get(stageGroupId) ?? []) : [];
     options[CURRENT_STAGE_FIELD_NAME] = stageItems;
     return { options, stages: rankStages(stageItems) };
+  }
+
+  private async fetchValueFormat(options: { ttl?: number }): Promise<ValueFormatSettings> {
+    try {
+      const fromExtension = await this.valueFormatFromExtension();
+      if (fromExtension) return fromExtension;
+      const rows = await this.crm.api4<{ name: string; value: unknown } & Record<string, unknown>>(
+        'Setting',
+        'get',
+        {
+          select: VALUE_FORMAT_SETTINGS,
+        },
+      );
+      const byName = new Map(rows.map((row) => [row.name, row.value]));
+      return valueFormatFromCrm(byName.get('defaultCurrency'), byName.get('lcMessages'));
+    } catch (error) {
+      this.logger.warn(
+        `the site's currency and locale could not be read (${error instanceof Error ? error.message : String(error)}); using USD and en-US`,
+      );
+      options.ttl = Math.min(FAILED_SETTINGS_RETRY_MS, this.metadataCacheMs);
+      return DEFAULT_VALUE_FORMAT;
+    }
+  }
+
+  /**
+   * The extension's `CheckinMiddleware.info` reports both settings with its own rights, so the
+   * documented API user (no administer CiviCRM) gets them. Undefined when the extension is absent
+   * or too old to report them; then Setting.get is the way left.
+   */
+  private async valueFormatFromExtension(): Promise<ValueFormatSettings | undefined> {
+    let row: Record<string, unknown> | undefined;
+    try {
+      [row] = await this.crm.api4('CheckinMiddleware', 'info', {});
+    } catch (error) {
+      if (!(error instanceof CrmError) || error.failure === 'unreachable' || error.failure === 'timeout') {
+        throw error;
+      }
+      return undefined;
+    }
+    if (typeof row?.['default_currency'] !== 'string' || typeof row['locale'] !== 'string') return undefined;
+    return valueFormatFromCrm(row['default_currency'], row['locale']);
   }
 
   private async fetchCustomFields(): Promise<Map<string, CustomFieldMetadata>> {

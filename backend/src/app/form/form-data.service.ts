@@ -31,13 +31,16 @@ export class FormDataService {
   ) {}
 
   async load({ contactId, orgId }: OwnerAccess): Promise<FormDataPayload> {
-    const [contact, organization, checkins, stageValue, { options, stages }] = await Promise.all([
-      this.identity(contactId),
-      this.records.readOrganization(orgId, CONTACT_FIELDS),
-      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
-      this.stages.currentStageValue(orgId),
-      this.schema.options(ALL_FIELDS),
-    ]);
+    const [contact, organization, checkins, stageValue, { options, stages }, valueFormat] = await Promise.all(
+      [
+        this.identity(contactId),
+        this.records.readOrganization(orgId, CONTACT_FIELDS),
+        this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+        this.stages.currentStageValue(orgId),
+        this.schema.options(ALL_FIELDS),
+        this.schema.valueFormat(),
+      ],
+    );
     const fromCheckIns = activityPrefill(checkins);
     return {
       formId: FORM_ID,
@@ -51,6 +54,7 @@ export class FormDataService {
       sections: [...SECTIONS],
       upload: UPLOAD_LIMITS,
       lastGiven: fromCheckIns.lastGiven,
+      valueFormat,
     };
   }
 

@@ -9,6 +9,8 @@ import {
   type SectionConfig,
   type StageInfo,
   type StageOption,
+  type ValueFormatSettings,
+  DEFAULT_VALUE_FORMAT,
 } from '@checkin/contract';
 import type { CheckInRecord } from '../crm/check-in-records.service';
 import { newestStageValue, toStageInfo } from '../crm/stage.service';
@@ -26,6 +28,8 @@ export interface ReportSources {
   stages: readonly StageOption[];
   /** The form's sections; the report keeps what the history can hold (see reportSections). */
   sections: readonly SectionConfig[];
+  /** The site's currency and locale (CrmSchemaService.valueFormat); CiviCRM's defaults when absent. */
+  valueFormat?: ValueFormatSettings;
 }
 
 /**
@@ -50,6 +54,7 @@ export function buildReportPayload(sources: ReportSources): ReportPayload {
     sections,
     organizationFacts: organizationFactsOf(sources.sections, sources.organizationValues),
     quarterlyMatrix: buildQuarterlyMatrix(matrixRows(activityFields.filter(isMatrixField)), report),
+    valueFormat: sources.valueFormat ?? DEFAULT_VALUE_FORMAT,
   };
 }
 

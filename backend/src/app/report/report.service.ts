@@ -20,10 +20,11 @@ export class ReportService {
   ) {}
 
   async reportFor(orgId: number): Promise<ReportPayload> {
-    const [organization, checkins, { options, stages }] = await Promise.all([
+    const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
       this.records.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
       this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
       this.schema.options(ALL_FIELDS),
+      this.schema.valueFormat(),
     ]);
     return buildReportPayload({
       orgName: organization.name,
@@ -32,6 +33,7 @@ export class ReportService {
       options,
       stages,
       sections: SECTIONS,
+      valueFormat,
     });
   }
 }

@@ -28,10 +28,11 @@ export class StaffReportService {
 
   async report(orgId: number): Promise<StaffReportPayload> {
     const layout = planStaffLayout(await this.schema.customFields());
-    const [organization, checkins, { options, stages }] = await Promise.all([
+    const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
       this.records.readOrganization(orgId, layout.contactFields, { select: ['contact_type'] }),
       this.records.listCheckIns(orgId, layout.activityFields, SUBMISSION_COLUMNS),
       this.schema.options([...layout.contactFields, ...layout.activityFields]),
+      this.schema.valueFormat(),
     ]);
     if (!isOrganization(organization)) {
       throw Errors.notFound(`There is no organization with id ${orgId}.`);
@@ -55,6 +56,7 @@ export class StaffReportService {
       crmBaseUrl: this.crmBaseUrl(),
       fileRouteTemplate: this.config.crm?.fileRoute ?? null,
       fileUrlLookup: lookup,
+      valueFormat,
     };
   }
 

@@ -1,5 +1,7 @@
 import type { FieldConfig, FieldType } from '@checkin/contract';
-import { formatDate, formatValue, multiValues } from './value-format';
+import { currencySymbol, formatContextOf, formatDate, formatValue, multiValues } from './value-format';
+import { compactValue } from '../report/trend';
+import { errorMessage } from '../form/field-validation';
 import { calendarDay } from '../shared/dates';
 
 const field = (type: FieldType): FieldConfig => ({ name: 'f', label: 'F', type });
@@ -78,5 +80,41 @@ describe('formatDate', () => {
 
   it('leaves text that is not a date alone', () => {
     expect(formatDate('soon')).toBe('soon');
+  });
+});
+
+describe("the CRM site's currency and locale", () => {
+  const amount: FieldConfig = { name: 'Equity', type: 'currency', label: 'Equity' };
+  const count: FieldConfig = { name: 'Members', type: 'number', label: 'Members' };
+  const canadian = formatContextOf({ currency: 'CAD', locale: 'en-CA' });
+
+  it("formats a Canadian co-op's amounts in dollars as en-CA writes them, not as US dollars", () => {
+    expect(formatValue(1400000.5, amount, canadian)).toBe('$1,400,000.50');
+    expect(formatValue(1400000.5, amount, formatContextOf({ currency: 'CAD', locale: 'en-US' }))).toBe(
+      'CA$1,400,000.50',
+    );
+    expect(formatValue(1234.5, amount, formatContextOf({ currency: 'EUR', locale: 'fr-FR' }))).toBe(
+      '1\u202f234,50\u00a0€',
+    );
+    expect(formatValue(1234567, count, formatContextOf({ currency: 'EUR', locale: 'de-DE' }))).toBe(
+      '1.234.567',
+    );
+  });
+
+  it("falls back to CiviCRM's defaults, USD in en-US, when a payload carries none", () => {
+    expect(formatContextOf(undefined)).toEqual({ currency: 'USD', locale: 'en-US' });
+    expect(formatValue(12, amount, formatContextOf(undefined))).toBe('$12.00');
+  });
+
+  it('gives amount inputs, min/max captions and chart axes the same currency', () => {
+    expect(currencySymbol(canadian)).toBe('$');
+    expect(currencySymbol(formatContextOf({ currency: 'CAD', locale: 'en-US' }))).toBe('CA$');
+    expect(currencySymbol(formatContextOf({ currency: 'GBP', locale: 'en-GB' }))).toBe('£');
+    expect(
+      errorMessage(amount, { min: { min: 0 } }, formatContextOf({ currency: 'GBP', locale: 'en-GB' })),
+    ).toBe('Enter £0 or more.');
+    expect(compactValue(1800000, amount, formatContextOf({ currency: 'CAD', locale: 'en-US' }))).toBe(
+      'CA$1.8M',
+    );
   });
 });

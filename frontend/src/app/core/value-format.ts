@@ -1,5 +1,7 @@
 import { calendarDay, formatCalendarDay } from '../shared/dates';
 import {
+  DEFAULT_VALUE_FORMAT,
+  type ValueFormatSettings,
   type FieldConfig,
   type FieldValue,
   isEmptyAnswer,
@@ -17,8 +19,30 @@ export interface FormatContext {
   currency?: string;
 }
 
-const DEFAULT_LOCALE = 'en-US';
-const DEFAULT_CURRENCY = 'USD';
+const DEFAULT_LOCALE = DEFAULT_VALUE_FORMAT.locale;
+const DEFAULT_CURRENCY = DEFAULT_VALUE_FORMAT.currency;
+
+/**
+ * The one place a page turns its payload's `valueFormat` (the CRM site's currency and locale,
+ * docs/decisions.md "Currency and number formats") into the context every formatter takes.
+ */
+export function formatContextOf(
+  settings: ValueFormatSettings | undefined,
+): Required<Omit<FormatContext, 'options'>> {
+  return {
+    locale: settings?.locale ?? DEFAULT_LOCALE,
+    currency: settings?.currency ?? DEFAULT_CURRENCY,
+  };
+}
+
+/** The sign an amount input shows before its digits: "$" for USD in en-US and CAD in en-CA, "CA$" for CAD in en-US. */
+export function currencySymbol(context: FormatContext = {}): string {
+  const parts = new Intl.NumberFormat(context.locale ?? DEFAULT_LOCALE, {
+    style: 'currency',
+    currency: context.currency ?? DEFAULT_CURRENCY,
+  }).formatToParts(0);
+  return parts.find((part) => part.type === 'currency')?.value ?? context.currency ?? DEFAULT_CURRENCY;
+}
 
 export function formatValue(
   value: FieldValue | undefined,

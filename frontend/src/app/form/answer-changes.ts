@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
 import type { FieldValue, OptionMap } from '@checkin/contract';
-import { formatValue } from '../core/value-format';
+import { type FormatContext, formatValue } from '../core/value-format';
 import type { AnswerChange, ChangeKind } from './check-in-form';
 
 /** One changed answer as the review step and the receipt show it: plain text, nothing to compute. */
@@ -14,10 +14,14 @@ export interface ChangeRow {
   readonly after: string;
 }
 
-export function describeChanges(changes: readonly AnswerChange[], options: OptionMap): ChangeRow[] {
+export function describeChanges(
+  changes: readonly AnswerChange[],
+  options: OptionMap,
+  format: FormatContext = {},
+): ChangeRow[] {
   return changes.map(({ entry, section, kind, before, after }) => {
     const text = (value: FieldValue) =>
-      formatValue(value, entry.field, { options: options[entry.field.name] }) || 'Not answered';
+      formatValue(value, entry.field, { ...format, options: options[entry.field.name] }) || 'Not answered';
     return {
       name: entry.field.name,
       section: section.title,

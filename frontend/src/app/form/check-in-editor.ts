@@ -5,6 +5,7 @@ import {
   computed,
   DestroyRef,
   DOCUMENT,
+  effect,
   type ElementRef,
   inject,
   Injector,
@@ -14,6 +15,8 @@ import {
   signal,
   viewChild,
 } from '@angular/core';
+import { SiteValueFormat } from '../core/site-value-format';
+import { formatContextOf } from '../core/value-format';
 import { takeUntilDestroyed, toObservable } from '@angular/core/rxjs-interop';
 import { ReactiveFormsModule } from '@angular/forms';
 import type { FormDataPayload, OwnerLinkParams, StageRank, SubmitResponse } from '@checkin/contract';
@@ -175,6 +178,7 @@ export class CheckInEditor {
   readonly stepChange = output<EditorStep>();
 
   private readonly api = inject(FormApi);
+  private readonly siteFormat = inject(SiteValueFormat);
   private readonly drafts = inject(DraftStore);
   private readonly uploads = inject(FileUploads);
   private readonly injector = inject(Injector);
@@ -241,7 +245,7 @@ export class CheckInEditor {
           name: field.name,
           controlId: controlIdOf(field),
           label: field.label,
-          message: errorMessage(field, errors),
+          message: errorMessage(field, errors, formatContextOf(this.payload().valueFormat)),
         },
       ];
     });
@@ -255,6 +259,8 @@ export class CheckInEditor {
   );
 
   constructor() {
+    // Amount inputs and captions follow the CRM site's currency and locale (docs/decisions.md, "Currency and number formats").
+    effect(() => this.siteFormat.use(this.payload().valueFormat));
     inject(DestroyRef).onDestroy(() => clearTimeout(this.discardTimer));
     // docs/decisions.md, "Drafts": the draft is saved on every change.
     toObservable(this.form)
@@ -335,7 +341,9 @@ export class CheckInEditor {
       this.revealErrors(form);
       return;
     }
-    this.reviewRows.set(describeChanges(changesOf(form), this.payload().options));
+    this.reviewRows.set(
+      describeChanges(changesOf(form), this.payload().options, formatContextOf(this.payload().valueFormat)),
+    );
     this.setStep('reviewing');
     afterNextRender(() => this.reviewStep()?.focus(), { injector: this.injector });
   }

@@ -18,7 +18,7 @@ import {
   isEmptyAnswer,
   isFileValue,
 } from '@checkin/contract';
-import { formatValue, multiValues } from '../core/value-format';
+import { formatContextOf, formatValue, multiValues } from '../core/value-format';
 import {
   dateValidator,
   type NumericFieldType,
@@ -175,7 +175,10 @@ function readOnlyItem(field: FieldConfig, payload: FormDataPayload): ReadOnlyIte
   if (identity) return { field, text: payload.contact[identity] ?? '' };
   return {
     field,
-    text: formatValue(payload.prefill[field.name], field, { options: payload.options[field.name] }),
+    text: formatValue(payload.prefill[field.name], field, {
+      ...formatContextOf(payload.valueFormat),
+      options: payload.options[field.name],
+    }),
   };
 }
 

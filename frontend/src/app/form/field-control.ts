@@ -19,7 +19,9 @@ import {
   type MultiselectEntry,
   sameAnswer,
 } from './check-in-form';
-import { CURRENCY_SYMBOL, errorMessage } from './field-validation';
+import { errorMessage } from './field-validation';
+import { SiteValueFormat } from '../core/site-value-format';
+import { currencySymbol } from '../core/value-format';
 import { FileField } from './file-field';
 
 /** How long typing must pause before the character count is announced. */
@@ -59,10 +61,13 @@ export class FieldControl {
 
   protected readonly message = computed(() => {
     const errors = this.entry().state().errors;
-    return errors ? errorMessage(this.entry().field, errors) : '';
+    return errors ? errorMessage(this.entry().field, errors, this.siteFormat.context()) : '';
   });
 
-  protected readonly prefix = computed(() => (this.entry().kind === 'currency' ? CURRENCY_SYMBOL : null));
+  private readonly siteFormat = inject(SiteValueFormat);
+  protected readonly prefix = computed(() =>
+    this.entry().kind === 'currency' ? currencySymbol(this.siteFormat.context()) : null,
+  );
 
   protected readonly suffix = computed(() => {
     const entry = this.entry();

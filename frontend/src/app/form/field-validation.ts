@@ -1,4 +1,5 @@
 import type { ValidationErrors, ValidatorFn } from '@angular/forms';
+import { currencySymbol, type FormatContext } from '../core/value-format';
 import {
   type FieldConfig,
   type FieldValueProblem,
@@ -13,9 +14,6 @@ import {
  */
 
 export type NumericFieldType = 'number' | 'currency' | 'percent';
-
-/** The currency value formatting uses (core/value-format.ts defaults to USD). */
-export const CURRENCY_SYMBOL = '$';
 
 const CURRENCY_PREFIX = /^\$\s*/;
 const PLAIN_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
@@ -82,14 +80,18 @@ function validationErrorsOf(problem: FieldValueProblem): ValidationErrors {
 export const SERVER_ERROR_KEY = 'server';
 
 /** One sentence per error, written for the person filling in the form. */
-export function errorMessage(field: FieldConfig, errors: ValidationErrors): string {
+export function errorMessage(
+  field: FieldConfig,
+  errors: ValidationErrors,
+  format: FormatContext = {},
+): string {
   if (errors['maxlength']) return `Use ${errors['maxlength'].max} characters or fewer.`;
   if (errors['number']) return 'Enter a number, like 1250.';
   if (errors['wholeNumber']) return 'Enter a whole number.';
   if (errors['decimals'])
     return `Enter an amount with no more than ${errors['decimals'].max} decimal places.`;
-  if (errors['min']) return `Enter ${formatBound(field, errors['min'].min)} or more.`;
-  if (errors['max']) return `Enter ${formatBound(field, errors['max'].max)} or less.`;
+  if (errors['min']) return `Enter ${formatBound(field, errors['min'].min, format)} or more.`;
+  if (errors['max']) return `Enter ${formatBound(field, errors['max'].max, format)} or less.`;
   if (errors['date']) return 'Enter a real date.';
   if (errors['markup']) return sentence(TEXT_HAS_MARKUP_MESSAGE);
   const server: unknown = errors[SERVER_ERROR_KEY];
@@ -103,8 +105,8 @@ function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function formatBound(field: FieldConfig, bound: number): string {
+function formatBound(field: FieldConfig, bound: number, format: FormatContext): string {
   if (field.type === 'percent') return `${bound}%`;
-  if (field.type === 'currency') return `${CURRENCY_SYMBOL}${bound}`;
+  if (field.type === 'currency') return `${currencySymbol(format)}${bound}`;
   return String(bound);
 }

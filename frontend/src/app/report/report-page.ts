@@ -6,7 +6,6 @@ import {
   DOCUMENT,
   inject,
   Injector,
-  LOCALE_ID,
   signal,
 } from '@angular/core';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
@@ -26,6 +25,7 @@ import { HeadlineFigure } from './report-headlines';
 import type { StageState } from './report-summary';
 import { ReportTimeline } from './report-timeline';
 import { buildReportView, fieldAnchorId, type ReportView } from './report-view';
+import { SiteValueFormat } from '../core/site-value-format';
 import { buildTimeline, type TimelineView } from './timeline';
 
 type PageState =
@@ -245,8 +245,7 @@ export class ReportPage {
   private readonly title = inject(Title);
   private readonly injector = inject(Injector);
   private readonly document = inject(DOCUMENT);
-  private readonly locale = inject(LOCALE_ID);
-  protected readonly formatContext = { locale: this.locale };
+  private readonly siteFormat = inject(SiteValueFormat);
   private readonly destroyRef = inject(DestroyRef);
   private readonly link = readOwnerLink(this.document.location.search);
   protected readonly formQuery = this.link ? ownerLinkQuery(this.link) : {};
@@ -324,12 +323,15 @@ export class ReportPage {
     // Server rendering hands the data over before the router names the page with the route's
     // title: name it again once rendered (in the browser; docs/performance.md, "Server-rendered owner pages").
     afterNextRender(() => this.title.setTitle(title), { injector: this.injector });
-    const view = buildReportView(report, { locale: this.locale });
+    // Amounts and numbers follow the CRM site's currency and locale (docs/decisions.md, "Currency and number formats").
+    this.siteFormat.use(report.valueFormat);
+    const format = this.siteFormat.context();
+    const view = buildReportView(report, format);
     this.collapsed.set(new Set(view.sections.filter((s) => s.startsCollapsed).map((s) => s.rank)));
     this.state.set({
       kind: 'ready',
       view,
-      timeline: buildTimeline(report, localCalendarDay(new Date()), this.locale),
+      timeline: buildTimeline(report, localCalendarDay(new Date()), format.locale),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { type FieldConfig, type FieldHistoryEntry } from '@checkin/contract';
+import { DEFAULT_VALUE_FORMAT } from '@checkin/contract';
 import { formatValue, toNumber } from '../core/value-format';
 import { dayAndTime, formatCalendarDay, SECOND_IN_DAYS } from '../shared/dates';
 
@@ -93,7 +94,9 @@ export function compactValue(value: number, field: FieldConfig, options: ViewOpt
     return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 1 }).format(value)}%`;
   }
   const currency: Intl.NumberFormatOptions =
-    field.type === 'currency' ? { style: 'currency', currency: options.currency ?? 'USD' } : {};
+    field.type === 'currency'
+      ? { style: 'currency', currency: options.currency ?? DEFAULT_VALUE_FORMAT.currency }
+      : {};
   return new Intl.NumberFormat(options.locale, {
     ...currency,
     notation: 'compact',

@@ -1,6 +1,7 @@
-import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import type { FieldReport, FieldValue, QuarterlyMatrix } from '@checkin/contract';
 import { formatDate, type FormatContext, formatValue } from '../core/value-format';
+import { SiteValueFormat } from '../core/site-value-format';
 
 /**
  * Stage 5's Y1_Q<n>_<metric> fields as the server built them (same metrics, labels, order and
@@ -94,13 +95,16 @@ export class QuarterlyMatrixTable {
   readonly matrix = input.required<QuarterlyMatrix>();
   readonly captionId = input.required<string>();
   readonly formatContext = input<FormatContext>({});
+  private readonly siteFormat = inject(SiteValueFormat);
+  /** The site's currency and locale, unless the page gives its own. */
+  private readonly context = computed(() => ({ ...this.siteFormat.context(), ...this.formatContext() }));
 
   protected format(value: FieldValue, cell: FieldReport): string {
-    return formatValue(value, cell.field, this.formatContext());
+    return formatValue(value, cell.field, this.context());
   }
 
   protected date(date: string): string {
-    return formatDate(date, this.formatContext().locale);
+    return formatDate(date, this.context().locale);
   }
 
   /** The value a restatement replaced: the entry before the latest, when it differs. */

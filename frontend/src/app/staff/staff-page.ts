@@ -25,6 +25,7 @@ import { StaffKeyStore } from './staff-key-store';
 import { StaffReportApi } from './staff-report-api';
 import { StaffSectionCard } from './staff-section';
 import { StaffSubmissions } from './staff-submissions';
+import { SiteValueFormat } from '../core/site-value-format';
 
 type StaffView =
   | { kind: 'no-org' }
@@ -153,6 +154,7 @@ export class StaffPage {
   protected readonly view = signal<StaffView>({ kind: 'loading' });
 
   private readonly api = inject(StaffReportApi);
+  private readonly siteFormat = inject(SiteValueFormat);
   private readonly keyStore = inject(StaffKeyStore);
   private readonly router = inject(Router);
   private readonly route = inject(ActivatedRoute);
@@ -237,6 +239,7 @@ export class StaffPage {
       .subscribe({
         next: (report) => {
           this.title.setTitle(`${report.organization.name} · Staff report`);
+          this.siteFormat.use(report.valueFormat);
           this.view.set({ kind: 'ready', report });
         },
         error: (error: unknown) => this.fail(error),

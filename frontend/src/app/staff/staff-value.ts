@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import {
   type FieldConfig,
   type FieldValue,
@@ -7,6 +7,7 @@ import {
   type OptionItem,
 } from '@checkin/contract';
 import { formatValue, isEmptyValue } from '../core/value-format';
+import { SiteValueFormat } from '../core/site-value-format';
 import { fileHref, type FileLinkContext } from './file-link';
 
 /** One value as staff read it: formatted per docs/product-rules.md, "Value formatting", files as links into the CRM. */
@@ -43,13 +44,14 @@ export class StaffValue {
   readonly fileLinks = input.required<FileLinkContext>();
   /** The value is a history entry (or the latest of one): null there means the owner cleared it. */
   readonly inHistory = input(false);
+  private readonly siteFormat = inject(SiteValueFormat);
 
   protected readonly empty = computed(() => isEmptyValue(this.value()));
   protected readonly cleared = computed(() => this.inHistory() && this.value() === null);
   protected readonly numeric = computed(() => NUMERIC_FIELD_TYPES.includes(this.field().type));
   protected readonly text = computed(() => {
     const field = this.field();
-    const text = formatValue(this.value(), field, { options: this.options() });
+    const text = formatValue(this.value(), field, { ...this.siteFormat.context(), options: this.options() });
     return field.unit && field.type === 'number' ? `${text} ${field.unit}` : text;
   });
   protected readonly href = computed(() => {

@@ -1,3 +1,4 @@
+import type { ValueFormatSettings } from './value-format-settings';
 import type {
   FieldConfig,
   FieldType,
@@ -72,6 +73,8 @@ export interface FormDataPayload {
    * comes from, keyed by form-side name. Contact-bound values carry no date in the CRM.
    */
   lastGiven?: Record<string, string>;
+  /** The CRM site's currency and locale, for amounts and numbers. */
+  valueFormat: ValueFormatSettings;
 }
 
 export interface SubmitRequest {
@@ -173,6 +176,8 @@ export interface ReportPayload {
   organizationFacts: OrganizationFacts;
   /** The stage-5 matrix; its fields are in `sections` too, and shown only here. */
   quarterlyMatrix: QuarterlyMatrix | null;
+  /** The CRM site's currency and locale, for amounts and numbers. */
+  valueFormat: ValueFormatSettings;
 }
 
 /** GET /api/organizer: who an owner contacts when something goes wrong; each part only when set. */

@@ -1,4 +1,5 @@
 /** Staff report payload types (GET /api/staff/report). */
+import type { ValueFormatSettings } from './value-format-settings';
 import type { OptionMap, StageRank } from './fields';
 import type {
   ActivitySummary,
@@ -56,4 +57,6 @@ export interface StaffReportPayload {
   /** Optional extension route for file links, with `{id}` where the file id goes. */
   fileRouteTemplate: string | null;
   fileUrlLookup: FileUrlLookup;
+  /** The CRM site's currency and locale, for amounts and numbers. */
+  valueFormat: ValueFormatSettings;
 }

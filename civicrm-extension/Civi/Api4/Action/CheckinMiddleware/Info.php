@@ -7,7 +7,9 @@ use Civi\Api4\Generic\Result;
 
 /**
  * One row: this extension's version, CiviCRM's version, the time zone CiviCRM uses for local
- * date-times (activity_date_time has no offset on the wire), and which of the permissions the
+ * date-times (activity_date_time has no offset on the wire), the site's default currency and
+ * language (the service formats amounts with them; reading them through APIv4 Setting.get would
+ * need administer CiviCRM, which the service's API user lacks), and which of the permissions the
  * service relies on the calling user holds (the service's start-up check names each one missing;
  * CiviCRM answers reads it filters by ACL with fewer rows, never with a refusal).
  */
@@ -34,6 +36,8 @@ class Info extends AbstractAction {
       // How CiviCRM itself decides: the CMS's zone for the calling user (on Standalone the
       // user's own time zone when set, else PHP's default zone).
       'timezone' => \CRM_Core_Config::singleton()->userSystem->getTimeZoneString(),
+      'default_currency' => (string) \Civi::settings()->get('defaultCurrency'),
+      'locale' => (string) \Civi::settings()->get('lcMessages'),
       'permissions' => array_combine(
         self::PERMISSIONS,
         array_map(fn($permission) => (bool) \CRM_Core_Permission::check($permission), self::PERMISSIONS)

@@ -109,6 +109,7 @@ const STAGE_LABELS = ['Inquiry', 'Organizing', 'Feasibility', 'Business planning
 export function formPayload(rank: StageRank = 3, prefill: FormDataPayload['prefill'] = {}): FormDataPayload {
   return {
     formId: 'org_engagement_check_in',
+    valueFormat: { currency: 'USD', locale: 'en-US' },
     contact: { id: 102, first_name: 'Marisol', last_name: 'Vance', email: 'marisol.vance@example.org' },
     organization: { id: 101, name: 'Riverbend Food Co-op' },
     currentStage: { rank, value: rank === 0 ? null : `stage_${rank}`, label: STAGE_LABELS[rank] ?? '' },

@@ -122,6 +122,7 @@ const ACTIVITIES: ActivitySummary[] = [
 export function reportFixture(): ReportPayload {
   return {
     orgName: 'Riverbend Food Co-op',
+    valueFormat: { currency: 'USD', locale: 'en-US' },
     currentStage: { rank: 3, value: 'business_planning', label: 'Business planning' },
     activities: ACTIVITIES.map((activity) => ({ ...activity })),
     fieldHistory: {

@@ -21,6 +21,7 @@ const quarterCell = (quarter: number, latest: number, history: number[]): FieldR
 export function staffReportFixture(overrides: Partial<StaffReportPayload> = {}): StaffReportPayload {
   return {
     organization: { id: 101, name: 'Riverbend Food Co-op' },
+    valueFormat: { currency: 'USD', locale: 'en-US' },
     currentStage: { rank: 3, value: 'business_planning', label: 'Business planning' },
     stages: [
       { rank: 0, value: 'inquiry', label: 'Inquiry' },

@@ -110,6 +110,7 @@ export class CiviCrmEmulator {
           ? {}
           : { extensionInstalled: options.extensionInstalled }),
         ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+        ...(options.settings ? { settings: options.settings } : {}),
       });
     const emulator = new CiviCrmEmulator(server, model, {
       ...options,

@@ -7,6 +7,7 @@ import { type CiviCrmEmulatorOptions, DEFAULT_EMULATOR_API_KEY } from './emulato
  * The emulator's command line:
  *   node dist/backend/emulator.js --port 8089 --api-key emulator-api-key [--site-key K] [--host H] [--latency MS]
  *     [--civicrm-version 6.14|5.81] [--extension yes|no] [--timezone America/Chicago]
+ *     [--currency CAD] [--language en_CA]   (the site's defaultCurrency and lcMessages settings)
  *     [--api-user KEY=permission,permission,...]   (one more API user, e.g. a minimal one)
  * Point the service at it with CRM_BASE_URL=<printed URL> and CRM_API_KEY=<the key>.
  */
@@ -35,6 +36,8 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     'extension',
     'timezone',
     'api-user',
+    'currency',
+    'language',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new Error(`Unknown option: --${name}`);
   const port = Number(values.get('port') ?? DEFAULT_PORT);
@@ -49,6 +52,8 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
   if (extension !== 'yes' && extension !== 'no') throw new Error('--extension must be yes or no');
   const timeZone = values.get('timezone') ?? 'UTC';
   if (!isKnownTimeZone(timeZone)) throw new Error('--timezone must be an IANA time zone');
+  const currency = values.get('currency');
+  const language = values.get('language');
   const apiUser = values.get('api-user');
   const [userKey = '', permissions = ''] = apiUser?.split(/=(.*)/s, 2) ?? [];
   if (apiUser !== undefined && (userKey === '' || permissions === '')) {
@@ -64,6 +69,14 @@ export function parseEmulatorArgs(argv: readonly string[]): CiviCrmEmulatorOptio
     timeZone,
     ...(apiUser
       ? { apiUsers: { [userKey]: { permissions: permissions.split(',').map((name) => name.trim()) } } }
+      : {}),
+    ...(currency || language
+      ? {
+          settings: {
+            ...(currency ? { defaultCurrency: currency } : {}),
+            ...(language ? { lcMessages: language } : {}),
+          },
+        }
       : {}),
     ...(siteKey ? { siteKey } : {}),
     ...(host ? { host } : {}),

@@ -44,7 +44,9 @@ export interface CiviCrmEmulatorOptions {
   extensionInstalled?: boolean;
   /** For the default model: the CRM's time zone, IANA (default 'UTC'). */
   timeZone?: string;
-  /** Defaults to `createModel` called with the three options above. */
+  /** For the default model: domain settings (`defaultCurrency`, `lcMessages`...), CiviCRM's defaults otherwise. */
+  settings?: Readonly<Record<string, string>>;
+  /** Defaults to `createModel` called with the options above. */
   model?: CiviCrmModel;
   /**
    * Builds the default model. The seed is the caller's: the back end passes its demo data,

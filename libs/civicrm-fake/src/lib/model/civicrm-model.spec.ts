@@ -772,6 +772,42 @@ describe('CiviCrmModel', () => {
     });
   });
 
+  describe('Setting', () => {
+    it('answers CiviCRM defaults (USD, en_US) one row per selected name until a setting is changed', () => {
+      expect(model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
+        { name: 'defaultCurrency', value: 'USD', domain_id: 1 },
+        { name: 'lcMessages', value: 'en_US', domain_id: 1 },
+      ]);
+      model.api4('Setting', 'set', { values: { defaultCurrency: 'CAD' } });
+      model.setSetting('lcMessages', 'en_CA');
+      expect(model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
+        { name: 'defaultCurrency', value: 'CAD', domain_id: 1 },
+        { name: 'lcMessages', value: 'en_CA', domain_id: 1 },
+      ]);
+      model.reset();
+      expect(model.setting('defaultCurrency')).toBe('USD');
+    });
+
+    it('refuses an unknown name and a user without administer CiviCRM', () => {
+      expectApi4Error(
+        () => model.api4('Setting', 'get', { select: ['defaultCurrency', 'noSuchSetting'] }),
+        500,
+        /Unknown settings for domain 1: noSuchSetting/,
+      );
+      expectApi4Error(
+        () =>
+          model.api4(
+            'Setting',
+            'get',
+            { select: ['defaultCurrency'] },
+            { user: { contactId: null, permissions: ['access CiviCRM', 'access AJAX API'] } },
+          ),
+        403,
+        /Authorization failed/,
+      );
+    });
+  });
+
   describe('state', () => {
     it('resets to the seeded data', () => {
       model.api4('Contact', 'update', {
@@ -1361,6 +1397,8 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
           extension_version: CHECKIN_EXTENSION_VERSION,
           civicrm_version: release,
           timezone: timeZone,
+          default_currency: 'USD',
+          locale: 'en_US',
           // The administrator holds every permission the service asks about.
           permissions: expect.objectContaining({ 'access uploaded files': true, 'administer CiviCRM': true }),
         },

@@ -4,6 +4,7 @@ import { ContactChecksums } from './checksums';
 import { ACTION_PARAMS, COMMON_PARAMS, UNSUPPORTED_PARAMS, requiredPermissions } from './entities';
 import { StoredFiles } from './files';
 import { QueryEngine } from './query';
+import { SiteSettings } from './settings';
 import { ModelStore } from './store';
 import {
   Api4Error,
@@ -56,6 +57,7 @@ export class CiviCrmModel implements FieldContext {
   private readonly queries: QueryEngine;
   private readonly writes: RecordWriter;
   private readonly v3: ApiV3;
+  private readonly settings: SiteSettings;
   private readonly seeded: ModelSnapshot;
 
   constructor(options: CiviCrmModelOptions = {}) {
@@ -70,6 +72,8 @@ export class CiviCrmModel implements FieldContext {
     this.queries = queries;
     this.writes = new RecordWriter(store, catalog, queries, files, this);
     this.v3 = new ApiV3(store, files);
+    this.settings = new SiteSettings(store);
+    for (const [name, value] of Object.entries(options.settings ?? {})) this.settings.set(name, value);
     store.seeding = true;
     try {
       this.seedStock();
@@ -129,6 +133,7 @@ export class CiviCrmModel implements FieldContext {
    */
   api4(entity: string, action: string, params: unknown = {}, context: CallContext = {}): CrmRow[] {
     return this.store.asCaller(context, () => {
+      if (entity === 'Setting') return this.settingsApi4(action, params);
       const def = this.catalog.entityDef(entity, action);
       if (!def.actions.includes(action)) fail(`Api ${entity} ${action} version 4 does not exist.`);
       const input = this.checkParams(action, jsonCopy(params));
@@ -167,6 +172,24 @@ export class CiviCrmModel implements FieldContext {
 
   getFile(fileId: number): StoredFile | undefined {
     return this.files.getFile(fileId);
+  }
+
+  /** A domain setting's value (`defaultCurrency`, `lcMessages`...), CiviCRM's default until set. */
+  setting(name: string): string {
+    return this.settings.value(name);
+  }
+
+  /** Imitates an administrator changing a domain setting (Administer > Localization). */
+  setSetting(name: string, value: string): void {
+    this.settings.set(name, value);
+  }
+
+  private settingsApi4(action: string, params: unknown): CrmRow[] {
+    if (action !== 'get' && action !== 'set') fail(`Api Setting ${action} version 4 does not exist.`);
+    const input = this.checkParams(`Setting.${action}`, jsonCopy(params));
+    // Setting declares no permissions of its own: CiviCRM's default, administer CiviCRM, for every action.
+    if (!this.store.hasPermission('administer CiviCRM')) throw new Api4Error(403, 'Authorization failed');
+    return jsonCopy(this.settings.api4(action, input));
   }
 
   /** CRM_Core_Permission::getEntityActionPermissions for the entities modelled. */
@@ -216,6 +239,8 @@ export class CiviCrmModel implements FieldContext {
             extension_version: CHECKIN_EXTENSION_VERSION,
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
+            default_currency: this.settings.value('defaultCurrency'),
+            locale: this.settings.value('lcMessages'),
             permissions: Object.fromEntries(
               CHECKIN_INFO_PERMISSIONS.map((permission) => [
                 permission,

@@ -288,6 +288,8 @@ export const ACTION_PARAMS: Record<string, readonly string[]> = {
   validateChecksum: ['contactId', 'checksum'],
   getChecksum: ['contactId', 'ttl'],
   info: [],
+  'Setting.get': ['select', 'domainId'],
+  'Setting.set': ['values', 'domainId'],
 };
 export const COMMON_PARAMS = ['checkPermissions', 'debug', 'language'];
 /** Real APIv4 params this model cannot evaluate: refused loudly rather than ignored. */

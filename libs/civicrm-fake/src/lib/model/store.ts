@@ -86,5 +86,5 @@ function emptyState(secret: string): ModelState {
     tables[name] = new Map();
     nextIds[name] = 1;
   }
-  return { tables, nextIds, fixedChecksums: new Map(), secret };
+  return { tables, nextIds, fixedChecksums: new Map(), settings: new Map(), secret };
 }

@@ -104,6 +104,8 @@ export interface CiviCrmModelOptions {
   secret?: string;
   /** The clock, for checksum expiry and default dates. */
   now?: () => Date;
+  /** Domain settings set by the site's administrator, e.g. `{ defaultCurrency: 'CAD', lcMessages: 'en_CA' }`. */
+  settings?: Readonly<Record<string, string>>;
   /** Fills the fresh model (custom fields, contacts...); `reset()` returns to its result. */
   seed?: (model: CiviCrmModel) => void;
 }
@@ -194,6 +196,8 @@ export interface ModelState {
   nextIds: Record<TableName, number>;
   /** Checksums accepted as given (stub mode's `demo`), per contact id. */
   fixedChecksums: Map<number, string[]>;
+  /** Domain settings changed from CiviCRM's defaults (settings.ts), by name. */
+  settings: Map<string, string>;
   secret: string;
 }
 
