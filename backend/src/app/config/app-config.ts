@@ -15,6 +15,8 @@ export interface CrmConnection {
   /** Largest answer body read from the CRM (CRM_MAX_ANSWER_BYTES; 32 MiB when absent). */
   maxAnswerBytes?: number;
   fileRoute?: string;
+  /** FILE_LINK_KEY: when set, staff file links are the extension's route, signed by the service. */
+  fileLinkKey?: string;
   /** Custom group machine names on this site, keyed by the names the code uses (see crm-names.ts). */
   customGroups: CustomGroupNames;
   /** CRM_TIMEZONE, or undefined to discover it. */
