@@ -181,6 +181,12 @@ function followGuide(part, guide) {
   );
 }
 
+/** Whether process `pid` exits within 30 s (a graceful shutdown finishes its requests first). */
+function exited(pid) {
+  const script = `for attempt in $(seq 1 30); do kill -0 ${pid} 2>/dev/null || exit 0; sleep 1; done; exit 1`;
+  return run('bash', ['-c', script], {}, { capture: true }).ok;
+}
+
 function runTarget(target) {
   const label = `CiviCRM ${target.name}`;
   const port = target.port + slot * 100;
@@ -319,11 +325,21 @@ function runTarget(target) {
       countPlaywright(`${label}: Chromium journey`, journeyOutput);
     }
   } finally {
-    // The guide's own last command stops the service it started.
-    if (guide && existsSync(join(guide.dir, 'checkin.pid')) && !followGuide('--stop', guide)) {
-      fail(label, "docs/civicrm-setup.md's command to stop the service failed");
+    // The guide's own last command stops the service it started, and the service is gone after it.
+    const pidFile = guide && join(guide.dir, 'checkin.pid');
+    if (pidFile && existsSync(pidFile)) {
+      const pid = readFileSync(pidFile, 'utf8').trim();
+      if (!followGuide('--stop', guide)) {
+        fail(label, "docs/civicrm-setup.md's command to stop the service failed");
+      } else if (!exited(pid)) {
+        fail(label, `docs/civicrm-setup.md's command to stop the service left it running (pid ${pid})`);
+        run('kill', ['-9', pid], {}, { capture: true });
+      } else {
+        totals.passed += 1;
+        lines.push(`ok   ${label}: docs/civicrm-setup.md's stop command stopped the service`);
+      }
+      rmSync(pidFile, { force: true });
     }
-    if (guide) rmSync(join(guide.dir, 'checkin.pid'), { force: true });
     if (!keep) run('bash', [civicrmSh, 'stop'], civicrmEnv, { capture: true });
   }
 }

@@ -57,7 +57,7 @@ describe("docs/civicrm-setup.md's commands (tools/civicrm/follow-setup-guide.mjs
       'npm run crm:schema -- --apply',
       'tools/civicrm/create-api-user.sh',
       'cat > checkin.env',
-      'npm run start:prod',
+      'node tools/build/start-production.mjs',
       '/api/health/ready',
       'entity=Job&action=execute',
       'X-Admin-Key: $ADMIN_KEY',
