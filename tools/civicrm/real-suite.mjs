@@ -371,6 +371,9 @@ if (!existsSync(civicrmSh)) {
   }
 }
 
+// The guide's copy holds only what its commands built (node_modules is hard-linked).
+if (guideCopy && !keep) rmSync(guideCopy, { recursive: true, force: true });
+
 process.stdout.write(`\n── real CiviCRM summary\n${lines.join('\n')}\n\n`);
 process.stdout.write(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
