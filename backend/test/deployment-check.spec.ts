@@ -171,6 +171,36 @@ describe('the deployment self-check names each broken set-up', () => {
     },
   );
 
+  it('on 5.81 with neither FILE_LINK_KEY nor CRM_FILE_ROUTE: names FILE_LINK_KEY, owners still served', async () => {
+    const test = await start({
+      emulator: { model: createDemoModel({ civicrmVersion: '5.81' }) },
+      env: { CRM_TIMEZONE: 'UTC' },
+    });
+    const deployment = await deploymentOf(test);
+    expect(deployment.problems).toEqual([
+      expect.objectContaining({
+        code: 'FILE_ROUTE_UNSET',
+        fix: 'FILE_LINK_KEY',
+        fatal: false,
+        blocksOwners: false,
+        message: expect.stringMatching(/checkin_middleware_file_link_key/),
+      }),
+    ]);
+    expect((await readinessOf(test)).status).toBe(200);
+  });
+
+  it('on 5.81 with CRM_FILE_ROUTE set: staff links use that route, nothing to fix', async () => {
+    const test = await start({
+      emulator: { model: createDemoModel({ civicrmVersion: '5.81' }) },
+      env: { CRM_TIMEZONE: 'UTC', CRM_FILE_ROUTE: '/civicrm/checkin-file?id={id}' },
+    });
+    const deployment = await deploymentOf(test);
+    expect(deployment.problems).toEqual([]);
+    expect(deployment.body.details.deployment).toMatchObject({
+      fileLinks: 'the route in CRM_FILE_ROUTE (/civicrm/checkin-file?id={id})',
+    });
+  });
+
   it('tells owners which refusal it is: a key without the sign-in permission has its own code', async () => {
     const test = await start({
       emulator: {

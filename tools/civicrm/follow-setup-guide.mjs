@@ -2,10 +2,14 @@
 /**
  * Follows docs/civicrm-setup.md literally: extracts its shell blocks marked `<!-- guide:run -->`,
  * in order, and runs them in one bash session (`set -euo pipefail`), after the block marked
- * `<!-- guide:variables -->` with this script's values instead of the guide's examples.
+ * `<!-- guide:variables -->` with this script's values instead of the guide's examples. The blocks
+ * marked `<!-- guide:stop -->` (stopping the service) come last.
  *
  *   node tools/civicrm/follow-setup-guide.mjs --print     the script it would run
  *   node tools/civicrm/follow-setup-guide.mjs --run DIR   run it in DIR (a fresh copy of the repository)
+ *   ... --run DIR --until-stop   every block but the stop blocks: the service is left running, so
+ *                                a test can use it (tools/civicrm/real-suite.mjs does)
+ *   ... --run DIR --stop         the stop blocks only, in the same DIR
  *
  * The values come from the environment, named as in the guide's step 0 with a GUIDE_ prefix:
  * GUIDE_CIVICRM_URL, GUIDE_CIVICRM_ADMIN_KEY, GUIDE_CIVICRM_SITE_DIR, GUIDE_CHECKIN_URL,
@@ -19,10 +23,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const GUIDE = join(root, 'docs', 'civicrm-setup.md');
 
-const MARKER = /^<!-- guide:(run|variables) -->\s*$/;
+const MARKER = /^<!-- guide:(run|variables|stop) -->\s*$/;
 
 /**
- * The marked blocks of a guide, in order: `{ kind: 'run' | 'variables', code, line }`. A marker
+ * The marked blocks of a guide, in order: `{ kind: 'run' | 'variables' | 'stop', code, line }`. A marker
  * must be followed (blank lines aside) by a ```sh block, or the guide is refused.
  */
 export function extractBlocks(markdown) {
@@ -51,8 +55,11 @@ export function variableNames(block) {
   return [...block.code.matchAll(/^export (\w+)=/gm)].map((match) => match[1]);
 }
 
-/** One bash script: the guide's run blocks, with `values` in place of the variables block. */
-export function guideScript(markdown, values) {
+/**
+ * One bash script: the guide's blocks, with `values` in place of the variables block. `part`:
+ * 'all', 'until-stop' (leaves out the stop blocks) or 'stop' (the variables and the stop blocks).
+ */
+export function guideScript(markdown, values, part = 'all') {
   const blocks = extractBlocks(markdown);
   const variables = blocks.filter((block) => block.kind === 'variables');
   if (variables.length !== 1) throw new Error('the guide needs exactly one guide:variables block');
@@ -61,7 +68,13 @@ export function guideScript(markdown, values) {
   if (missing.length > 0)
     throw new Error(`no value for ${missing.map((name) => `GUIDE_${name}`).join(', ')}`);
   const parts = ['set -euo pipefail'];
+  const stops = blocks.filter((block) => block.kind === 'stop');
+  if (stops.some((block) => blocks.indexOf(block) < blocks.length - stops.length)) {
+    throw new Error('the guide:stop blocks must be the last marked blocks');
+  }
   for (const block of blocks) {
+    if (part === 'until-stop' && block.kind === 'stop') continue;
+    if (part === 'stop' && block.kind === 'run') continue;
     parts.push(`# docs/civicrm-setup.md, line ${block.line}`);
     parts.push(
       block.kind === 'variables'
@@ -92,11 +105,14 @@ function main(argv) {
     return 0;
   }
   if (argv[0] === '--run' && argv[1]) {
-    const script = guideScript(markdown, valuesFromEnvironment(markdown));
+    const part = argv.includes('--until-stop') ? 'until-stop' : argv.includes('--stop') ? 'stop' : 'all';
+    const script = guideScript(markdown, valuesFromEnvironment(markdown), part);
     const run = spawnSync('bash', ['-c', script], { cwd: argv[1], stdio: 'inherit' });
     return run.status ?? 1;
   }
-  process.stderr.write('Usage: follow-setup-guide.mjs --print | --run <fresh copy of the repository>\n');
+  process.stderr.write(
+    'Usage: follow-setup-guide.mjs --print | --run <fresh copy of the repository> [--until-stop | --stop]\n',
+  );
   return 2;
 }
 

@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 /**
  * The real-CiviCRM suite (README.md, "Working on it"; docs/emulator.md, "Checked against the
- * real thing"): for each target of the matrix below, a fresh CiviCRM Standalone started by civicrm.sh, the repository's
- * extension installed, the schema created by the product's own installer (`crm-schema.js
- * --apply`), then the jest suite in backend/test/civicrm/ run against it over HTTP, the extension's
- * end-to-end script and PHPUnit tests (civicrm-extension/tests/), and on the first target the
- * Chromium journey (e2e/civicrm/). Prints `N passed, N failed` last.
+ * real thing"): for each target of the matrix below, a fresh CiviCRM Standalone started by
+ * civicrm.sh, then set up: on the two supported versions (6.14, 5.81) by following
+ * docs/civicrm-setup.md literally (tools/civicrm/follow-setup-guide.mjs, in a copy of the
+ * repository, so its production build leaves this checkout's dist/ alone): extension, build,
+ * schema, API user, settings, start, cron, health; on the others by installing the extension and
+ * running the built schema installer (`crm-schema.js --apply`). Then the jest suite in
+ * backend/test/civicrm/ runs against it over HTTP (on the guide's sites including an owner
+ * check-in, an upload and a staff download through the service the guide started, before the
+ * guide's last command stops it), the extension's end-to-end script and PHPUnit tests
+ * (civicrm-extension/tests/), and on the first target the Chromium journey (e2e/civicrm/).
+ * Prints `N passed, N failed` last.
  *
  *   node tools/civicrm/real-suite.mjs [--only=6.14,5.81,chicago,restricted] [--keep]
  *
@@ -17,7 +23,7 @@
  * /tmp/checkin-civicrm-N-<name>, so several checkouts can run the suite side by side.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -120,6 +126,69 @@ function settingsFrom(text) {
   return settings;
 }
 
+/**
+ * A copy of the repository for the guide to run in: the files git tracks or would track, and
+ * node_modules hard-linked (the guide's `npm install` then finds it complete). Made once per run;
+ * the second site's build is restored from the copy's Nx cache.
+ */
+let guideCopy;
+function guideDirectory() {
+  if (guideCopy) return guideCopy;
+  const dir = `/tmp/checkin-guide-${slot}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const files = run(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {},
+    { capture: true },
+  );
+  const list = join(dir, '.guide-files');
+  writeFileSync(list, files.stdout);
+  const copied =
+    files.ok &&
+    run('tar', ['-cf', join(dir, '.guide-files.tar'), '--null', '-T', list], {}, { capture: true }).ok &&
+    run('tar', ['-xf', join(dir, '.guide-files.tar'), '-C', dir], {}, { capture: true }).ok &&
+    run('cp', ['-al', join(root, 'node_modules'), join(dir, 'node_modules')], {}, { capture: true }).ok;
+  rmSync(list, { force: true });
+  rmSync(join(dir, '.guide-files.tar'), { force: true });
+  if (!copied) throw new Error(`could not copy the repository to ${dir}`);
+  guideCopy = dir;
+  return dir;
+}
+
+/** Runs docs/civicrm-setup.md's commands (`--until-stop` or `--stop`) against one site. */
+function followGuide(part, guide) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(CRM_|NODE_ENV$|PORT$|PUBLIC_BASE_URL$)/.test(name)),
+  );
+  return (
+    spawnSync(
+      process.execPath,
+      [join(root, 'tools', 'civicrm', 'follow-setup-guide.mjs'), '--run', guide.dir, part],
+      {
+        cwd: guide.dir,
+        env: {
+          ...env,
+          GUIDE_CIVICRM_URL: guide.url,
+          GUIDE_CIVICRM_ADMIN_KEY: ADMIN_KEY,
+          GUIDE_CIVICRM_SITE_DIR: guide.site,
+          GUIDE_CHECKIN_URL: `http://127.0.0.1:${guide.port}`,
+          GUIDE_CHECKIN_PORT: String(guide.port),
+        },
+        stdio: 'inherit',
+        timeout: 900_000,
+      },
+    ).status === 0
+  );
+}
+
+/** Whether process `pid` exits within 30 s (a graceful shutdown finishes its requests first). */
+function exited(pid) {
+  const script = `for attempt in $(seq 1 30); do kill -0 ${pid} 2>/dev/null || exit 0; sleep 1; done; exit 1`;
+  return run('bash', ['-c', script], {}, { capture: true }).ok;
+}
+
 function runTarget(target) {
   const label = `CiviCRM ${target.name}`;
   const port = target.port + slot * 100;
@@ -139,25 +208,41 @@ function runTarget(target) {
   if (!keep) run('bash', [civicrmSh, 'reset'], civicrmEnv, { capture: true });
   const started = run('bash', [civicrmSh, 'start'], civicrmEnv, { timeoutMs: 900_000 });
   if (!started.ok) return fail(label, 'civicrm.sh start failed');
+  // The supported versions are set up by the guide, whose service stays up for the suite.
+  const guide = target.primary
+    ? { dir: guideDirectory(), url, site: join(civicrmEnv.CIVICRM_BASE, 'site'), port: port + 3 }
+    : undefined;
   try {
-    const installed = run('bash', [
-      join(root, 'civicrm-extension', 'install.sh'),
-      join(civicrmEnv.CIVICRM_BASE, 'site'),
-      url,
-      ADMIN_KEY,
-    ]);
-    if (!installed.ok) return fail(label, 'the extension did not install');
-    const crmEnv = { CRM_BASE_URL: url, CRM_API_KEY: ADMIN_KEY, NODE_ENV: 'development' };
-    const schema = run(
-      process.execPath,
-      [join(root, 'dist', 'backend', 'crm-schema.js'), '--apply'],
-      crmEnv,
-      {
-        capture: true,
-      },
-    );
-    process.stdout.write(schema.stdout + schema.stderr);
-    if (!schema.ok) return fail(label, 'the schema installer failed');
+    let installerOutput;
+    if (guide) {
+      const started = Date.now();
+      const followed = followGuide('--until-stop', guide);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (!followed) return fail(label, `following docs/civicrm-setup.md failed (${seconds} s)`);
+      totals.passed += 1;
+      lines.push(`ok   ${label}: docs/civicrm-setup.md followed, service started (${seconds} s)`);
+      installerOutput = readFileSync(join(guide.dir, 'crm-schema.out'), 'utf8');
+    } else {
+      const installed = run('bash', [
+        join(root, 'civicrm-extension', 'install.sh'),
+        join(civicrmEnv.CIVICRM_BASE, 'site'),
+        url,
+        ADMIN_KEY,
+      ]);
+      if (!installed.ok) return fail(label, 'the extension did not install');
+      const crmEnv = { CRM_BASE_URL: url, CRM_API_KEY: ADMIN_KEY, NODE_ENV: 'development' };
+      const schema = run(
+        process.execPath,
+        [join(root, 'dist', 'backend', 'crm-schema.js'), '--apply'],
+        crmEnv,
+        {
+          capture: true,
+        },
+      );
+      process.stdout.write(schema.stdout + schema.stderr);
+      if (!schema.ok) return fail(label, 'the schema installer failed');
+      installerOutput = schema.stdout;
+    }
     let serviceKey = ADMIN_KEY;
     if (target.restricted) {
       const user = run('bash', [join(root, 'tools', 'civicrm', 'create-api-user.sh')], {
@@ -169,7 +254,7 @@ function runTarget(target) {
       serviceKey = RESTRICTED_KEY;
     }
     const suiteEnv = {
-      ...settingsFrom(schema.stdout),
+      ...settingsFrom(installerOutput),
       CIVICRM_URL: url,
       CIVICRM_ADMIN_KEY: ADMIN_KEY,
       CIVICRM_API_KEY: ADMIN_KEY,
@@ -197,6 +282,7 @@ function runTarget(target) {
       ],
       {
         ...suiteEnv,
+        ...(guide ? { GUIDE_SERVICE_DIR: guide.dir } : {}),
         TZ: 'UTC',
         NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
       },
@@ -244,6 +330,21 @@ function runTarget(target) {
       countPlaywright(`${label}: Chromium journey`, journeyOutput);
     }
   } finally {
+    // The guide's own last command stops the service it started, and the service is gone after it.
+    const pidFile = guide && join(guide.dir, 'checkin.pid');
+    if (pidFile && existsSync(pidFile)) {
+      const pid = readFileSync(pidFile, 'utf8').trim();
+      if (!followGuide('--stop', guide)) {
+        fail(label, "docs/civicrm-setup.md's command to stop the service failed");
+      } else if (!exited(pid)) {
+        fail(label, `docs/civicrm-setup.md's command to stop the service left it running (pid ${pid})`);
+        run('kill', ['-9', pid], {}, { capture: true });
+      } else {
+        totals.passed += 1;
+        lines.push(`ok   ${label}: docs/civicrm-setup.md's stop command stopped the service`);
+      }
+      rmSync(pidFile, { force: true });
+    }
     if (!keep) run('bash', [civicrmSh, 'stop'], civicrmEnv, { capture: true });
   }
 }
@@ -314,6 +415,9 @@ if (!existsSync(civicrmSh)) {
     linted = true;
   }
 }
+
+// The guide's copy holds only what its commands built (node_modules is hard-linked).
+if (guideCopy && !keep) rmSync(guideCopy, { recursive: true, force: true });
 
 process.stdout.write(`\n── real CiviCRM summary\n${lines.join('\n')}\n\n`);
 process.stdout.write(

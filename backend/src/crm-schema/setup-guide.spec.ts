@@ -44,7 +44,7 @@ describe("docs/civicrm-setup.md's commands (tools/civicrm/follow-setup-guide.mjs
 
   it('extracts every marked block, in order, with step 0 replaced by placeholders for its values', () => {
     expect(printed.status).toBe(0);
-    const marked = guide.match(/^<!-- guide:(run|variables) -->$/gm) ?? [];
+    const marked = guide.match(/^<!-- guide:(run|variables|stop) -->$/gm) ?? [];
     expect(printed.stdout.match(/^# docs\/civicrm-setup.md, line \d+$/gm)).toHaveLength(marked.length);
     expect(printed.stdout).toContain("export CIVICRM_URL='<GUIDE_CIVICRM_URL>'");
     expect(printed.stdout).not.toContain('https://crm.example.org');
@@ -57,10 +57,11 @@ describe("docs/civicrm-setup.md's commands (tools/civicrm/follow-setup-guide.mjs
       'npm run crm:schema -- --apply',
       'tools/civicrm/create-api-user.sh',
       'cat > checkin.env',
-      'npm run start:prod',
+      'node tools/build/start-production.mjs',
       '/api/health/ready',
       'entity=Job&action=execute',
       'X-Admin-Key: $ADMIN_KEY',
+      'kill "$(cat checkin.pid)"',
     ].map((command) => printed.stdout.indexOf(command));
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);

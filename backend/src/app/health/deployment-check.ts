@@ -67,6 +67,9 @@ export interface DeploymentReport {
 /** The extension version this service's checks rely on (civicrm-extension/info.xml). */
 export const REQUIRED_EXTENSION_VERSION = '1.1.0';
 
+/** The extension's file route, which signed staff links use when CRM_FILE_ROUTE names no other. */
+const EXTENSION_FILE_LINK_ROUTE = '/civicrm/checkin-file?id={id}';
+
 /** docs/civicrm-setup.md, step 5: what each permission serves, for the message naming it. */
 const NEEDED_PERMISSIONS: ReadonlyArray<{ name: string; serves: string; blocksOwners: boolean }> = [
   { name: 'access CiviCRM', serves: 'every API call', blocksOwners: true },
@@ -181,9 +184,11 @@ export class DeploymentCheck implements OnApplicationBootstrap, OnModuleDestroy 
       extensionVersion: null,
       timeZone: { inUse: null, source: null, crmReports: null, crmReportedAtStart: null },
       customGroups,
-      fileLinks: crm?.fileRoute
-        ? `the route in CRM_FILE_ROUTE (${crm.fileRoute})`
-        : "CiviCRM's signed links (APIv4 File.get url)",
+      fileLinks: crm?.fileLinkKey
+        ? `the extension's route, signed with FILE_LINK_KEY (${crm.fileRoute ?? EXTENSION_FILE_LINK_ROUTE})`
+        : crm?.fileRoute
+          ? `the route in CRM_FILE_ROUTE (${crm.fileRoute})`
+          : "CiviCRM's signed links (APIv4 File.get url)",
       permissions: null,
       problems: [],
     };
@@ -325,15 +330,22 @@ export class DeploymentCheck implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
+  /**
+   * 5.x signs no file links itself: staff links need the extension's route, which the service
+   * uses, signed, whenever FILE_LINK_KEY is set (README, "Staff file links"), or a route the
+   * administrator named in CRM_FILE_ROUTE. Only with neither do links fail.
+   */
   private fileLinks(report: DeploymentReport): void {
-    if (this.config.crm?.fileRoute || !isCiviCrm5(report.civicrmVersion)) return;
-    const fix = 'CRM_FILE_ROUTE=/civicrm/checkin-file?id={id}';
+    const crm = this.config.crm;
+    if (crm?.fileLinkKey || crm?.fileRoute || !isCiviCrm5(report.civicrmVersion)) return;
     report.problems.push({
       code: 'FILE_ROUTE_UNSET',
-      fix: 'CRM_FILE_ROUTE',
+      fix: 'FILE_LINK_KEY',
       message:
         `CiviCRM ${report.civicrmVersion} gives no signed file links (APIv4 File.get url is null), and ` +
-        `CRM_FILE_ROUTE is not set: staff file links will not open. Fix: set ${fix} (the extension's route).`,
+        'FILE_LINK_KEY is not set: staff file links will not open. Fix: set FILE_LINK_KEY (32 characters or more) ' +
+        "and the same value in the extension's setting checkin_middleware_file_link_key, so links use the " +
+        "extension's route.",
       fatal: false,
       blocksOwners: false,
     });

@@ -14,6 +14,7 @@ import { TEST_ADMIN_KEY, TEST_API_KEY, TEST_RECEIPT_KEY, TEST_STAFF_KEY } from '
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'backend', 'main.js');
 const EMULATOR = join(ROOT, 'dist', 'backend', 'emulator.js');
+const FRONTEND_STAND_IN = join(ROOT, 'backend', 'test', 'fixtures', 'frontend-dist');
 
 export interface BuiltProcess {
   pid: number;
@@ -59,6 +60,10 @@ export async function startBuiltService(
       STAFF_REPORT_KEY: TEST_STAFF_KEY,
       ADMIN_KEY: TEST_ADMIN_KEY,
       UPLOAD_RECEIPT_KEY: TEST_RECEIPT_KEY,
+      // A production start refuses to run without a built front end; these suites exercise the
+      // API only, so a one-page stand-in spares them (and `nx run backend:test-reliability`) the
+      // front end's build.
+      FRONTEND_DIST: FRONTEND_STAND_IN,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
