@@ -16,11 +16,18 @@ class CheckinMiddlewareInfoTest extends TestCase implements EndToEndInterface {
     $rows = CheckinMiddleware::info(FALSE)->execute();
     $this->assertCount(1, $rows);
     $info = $rows->single();
-    $this->assertSame(['extension_version', 'civicrm_version', 'timezone'], array_keys($info));
+    $this->assertSame(
+      ['extension_version', 'civicrm_version', 'timezone', 'default_currency', 'locale', 'permissions'],
+      array_keys($info)
+    );
     $declared = \CRM_Extension_System::singleton()->getMapper()->keyToInfo('checkin_middleware');
     $this->assertSame((string) $declared->version, $info['extension_version']);
     $this->assertSame(\CRM_Utils_System::version(), $info['civicrm_version']);
     $this->assertContains($info['timezone'], \DateTimeZone::listIdentifiers(\DateTimeZone::ALL_WITH_BC));
+    $this->assertSame(\Civi::settings()->get('defaultCurrency'), $info['default_currency']);
+    $this->assertSame(\Civi::settings()->get('lcMessages'), $info['locale']);
+    // The caller here is the test's bootstrap user; every answer is a yes or a no.
+    $this->assertContainsOnly('bool', $info['permissions']);
   }
 
   public function testDescribesItsFieldsForApiExplorers(): void {
