@@ -14,6 +14,8 @@ describe('graceful shutdown of the built service', () => {
 
   it('finishes the request in flight, then exits 0 on SIGTERM', async () => {
     const service = await startBuiltService({ baseUrl: emulator.baseUrl, apiKey: TEST_API_KEY });
+    // The start-up self-check has already called the CRM: wait for the report's own first call.
+    emulator.clearCalls();
     emulator.setLatency(500);
     const inFlight = fetch(`${service.url}/api/report?${ownerQuery(DEMO_LINK)}`).then(async (response) => ({
       status: response.status,
