@@ -41,6 +41,8 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
   let crm: CrmClient & { close(): Promise<void> };
   let coop: SeededCoop;
   let cookie: string;
+  /** The site's own file-link key (the guide's, where the guide set the site up), put back after. */
+  let siteFileLinkKey: unknown;
 
   beforeAll(async () => {
     crm = adminClient(real);
@@ -48,10 +50,16 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
     coop = await seedCoop(crm, real.target);
     cookie = await logIn(real);
     // The extension serves files only through links signed with the key the service holds.
+    const [current] = await crm.api4('Setting', 'get', { select: ['checkin_middleware_file_link_key'] });
+    siteFileLinkKey = current?.['value'] ?? '';
     await crm.api4('Setting', 'set', { values: { checkin_middleware_file_link_key: TEST_FILE_LINK_KEY } });
   });
 
   afterAll(async () => {
+    // The service the guide started signs with the site's key: later specs download through it.
+    if (siteFileLinkKey !== undefined) {
+      await crm.api4('Setting', 'set', { values: { checkin_middleware_file_link_key: siteFileLinkKey } });
+    }
     await service?.close();
     await crm?.close();
   });
