@@ -138,6 +138,23 @@ export default tseslint.config(
     },
   },
   {
+    // The shared folder serves every page, so it imports none of them.
+    files: ['frontend/src/app/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../form/*', '../report/*', '../staff/*'],
+              message: 'frontend/src/app/shared serves the pages and imports none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/**/*.html'],
     extends: [...angular.configs.templateRecommended, ...angular.configs.templateAccessibility],
   },

@@ -68,70 +68,7 @@ type DraftStatus = { kind: 'none' } | { kind: 'saved'; savedAt: string } | { kin
   imports: [ReactiveFormsModule, DraftOffer, ErrorSummary, FormSectionCard, CheckInReview],
   providers: [FileUploads],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    @let f = form();
-    @if (step() === 'reviewing') {
-      <app-check-in-review
-        [rows]="reviewRows()"
-        [organizationName]="payload().organization.name"
-        [sending]="sending()"
-        [failure]="failure()"
-        (send)="send()"
-        (edit)="backToForm($event)"
-      />
-    }
-    <div [hidden]="step() !== 'editing'">
-      @if (draftOffer(); as offer) {
-        <app-draft-offer
-          [savedAt]="offer.savedAt"
-          (restore)="restoreDraft(offer)"
-          (discard)="discardDraft()"
-        />
-      }
-      @if (draftNotice(); as notice) {
-        <div #draftNoticeBox class="notice draft-notice" role="status" tabindex="-1">
-          <p>{{ notice }}</p>
-          @if (discarded()) {
-            <button type="button" class="secondary" (click)="undoDiscard()">Undo discard</button>
-          }
-        </div>
-      }
-      @if (summaryItems().length > 0) {
-        <app-error-summary [items]="summaryItems()" (fieldSelected)="focusField($event)" />
-      }
-      <form [formGroup]="f.group" (ngSubmit)="review()" (keydown.enter)="keepEnterInField($event)" novalidate>
-        @for (section of f.sections; track section.rank) {
-          <app-form-section
-            [section]="section"
-            [context]="context()"
-            [open]="section.role === 'organization' || openSections().has(section.rank)"
-            (openChange)="setSectionOpen(section.rank, $event)"
-          />
-        }
-        <div class="submit-bar card">
-          @if (step() === 'editing' && failure(); as message) {
-            <p #failureBox class="notice error" role="alert" tabindex="-1">{{ message }}</p>
-          }
-          <div class="submit-row">
-            <button
-              #reviewButton
-              type="submit"
-              [disabled]="!canSubmit()"
-              [attr.aria-describedby]="submitReason() ? 'submit-reason' : 'submit-hint'"
-            >
-              Review and send
-            </button>
-            @if (submitReason(); as reason) {
-              <p id="submit-reason" class="reason">{{ reason }}</p>
-            } @else {
-              <p id="submit-hint" class="hint">You will see what changes before anything is sent.</p>
-            }
-          </div>
-          <p class="draft-status" role="status">{{ draftStatusText() }}</p>
-        </div>
-      </form>
-    </div>
-  `,
+  templateUrl: './check-in-editor.html',
   styles: `
     :host {
       display: block;

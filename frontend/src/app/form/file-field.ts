@@ -35,71 +35,7 @@ type FocusTarget = 'picker' | 'cancel' | 'replace' | 'undo';
 @Component({
   selector: 'app-file-field',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    @let stored = entry().state().value;
-    @let upload = uploadState();
-    @if (removed(); as file) {
-      <div class="removed" [id]="inputId() + '-removed'">
-        <p>
-          <strong class="file-name">{{ fileName(file) }}</strong> will be removed when you send the check-in.
-        </p>
-        <button #undoButton type="button" class="secondary" (click)="undoRemove()">
-          Undo remove<span class="visually-hidden"> {{ entry().field.label }}</span>
-        </button>
-      </div>
-    }
-    @if (stored === null && upload.status !== 'uploading') {
-      <p class="help" [id]="inputId() + '-limits'">{{ limits() }}</p>
-    }
-    <input
-      #picker
-      type="file"
-      class="picker"
-      [id]="inputId()"
-      [accept]="accept()"
-      [hidden]="stored !== null || upload.status === 'uploading'"
-      [attr.aria-describedby]="pickerDescribedBy()"
-      [attr.aria-invalid]="invalid() || upload.status === 'failed' || null"
-      (change)="pick(picker)"
-    />
-    @switch (upload.status) {
-      @case ('uploading') {
-        <div class="progress">
-          <label [for]="inputId() + '-progress'">Uploading {{ upload.fileName }}</label>
-          <div class="progress-row">
-            <progress
-              [id]="inputId() + '-progress'"
-              max="100"
-              [attr.value]="upload.fraction === null ? null : percent(upload.fraction)"
-            >
-              {{ upload.fraction === null ? '' : percent(upload.fraction) + '%' }}
-            </progress>
-            <button #cancelButton type="button" class="secondary" (click)="cancel()">
-              Cancel upload<span class="visually-hidden"> of {{ upload.fileName }}</span>
-            </button>
-          </div>
-        </div>
-      }
-      @default {
-        @if (stored) {
-          <p class="stored">
-            Stored file: <strong class="file-name">{{ fileName(stored) }}</strong>
-          </p>
-          <div class="file-actions">
-            <button #replaceButton type="button" class="secondary" (click)="picker.click()">
-              Replace<span class="visually-hidden"> {{ entry().field.label }}</span>
-            </button>
-            <button type="button" class="secondary" (click)="remove()">
-              Remove<span class="visually-hidden"> {{ entry().field.label }}</span>
-            </button>
-          </div>
-        }
-      }
-    }
-    @if (upload.status === 'failed') {
-      <p class="upload-error" [id]="inputId() + '-upload-error'" role="alert">{{ upload.message }}</p>
-    }
-  `,
+  templateUrl: './file-field.html',
   styles: `
     :host {
       display: block;

@@ -61,61 +61,7 @@ export function formPageTitle(state: PageState | null, step: EditorStep): string
   selector: 'app-form-page',
   imports: [CheckInEditor, CheckInConfirmation, LoadFailureNotice, OrganizerContactLine],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    <header class="page-header">
-      <h1 #heading tabindex="-1">
-        Co-op check-in
-        @if (organizationName(); as name) {
-          <span class="organization">{{ name }}</span>
-        }
-      </h1>
-    </header>
-    @if (link; as link) {
-      @let current = state();
-      @switch (current.kind) {
-        @case ('loading') {
-          <p class="notice" role="status">Loading your check-in form…</p>
-        }
-        @case ('failed') {
-          <app-load-failure-notice
-            [problem]="current.problem"
-            [choices]="current.choices"
-            (retry)="reload()"
-          />
-        }
-        @case ('ready') {
-          <p class="intro">
-            Tell us where your co-op stands. Your answers are kept as a draft on this device until you send
-            them.
-          </p>
-          <app-check-in-editor
-            [payload]="current.payload"
-            [link]="link"
-            (submitted)="showConfirmation(current.payload, $event)"
-            (stepChange)="step.set($event)"
-          />
-        }
-        @case ('submitted') {
-          <app-check-in-confirmation
-            [response]="current.recorded.response"
-            [rows]="current.recorded.rows"
-            [organizationName]="current.payload.organization.name"
-            [link]="link"
-            (startAgain)="reload()"
-          />
-        }
-      }
-    } @else {
-      <div class="notice error" role="alert">
-        <h2>This link is incomplete</h2>
-        <p>
-          Your personal check-in link is missing a part. Open it again from your email, copying the whole
-          address.
-        </p>
-        <app-organizer-contact [needsNewLink]="true" intro="If that does not work," />
-      </div>
-    }
-  `,
+  templateUrl: './form-page.html',
   styles: `
     h1:focus {
       outline: none;

@@ -1,5 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input, output } from '@angular/core';
 import type { FormContext, FormSection } from './check-in-form';
+import { DisclosureButton } from '../shared/disclosure-button';
 import { FieldControl } from './field-control';
 
 const ROLE_NOTES = { organization: null, current: 'Current stage', earlier: 'Earlier stage' } as const;
@@ -10,7 +11,7 @@ const ROLE_NOTES = { organization: null, current: 'Current stage', earlier: 'Ear
  */
 @Component({
   selector: 'app-form-section',
-  imports: [FieldControl],
+  imports: [DisclosureButton, FieldControl],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @let s = section();
@@ -19,17 +20,15 @@ const ROLE_NOTES = { organization: null, current: 'Current stage', earlier: 'Ear
         <h2 [id]="headingId()">{{ s.title }}</h2>
       } @else {
         <h2 [id]="headingId()">
-          <button
-            type="button"
-            class="disclosure"
-            [attr.aria-expanded]="open()"
-            [attr.aria-controls]="bodyId()"
-            (click)="openChange.emit(!open())"
+          <app-disclosure-button
+            look="heading"
+            [expanded]="open()"
+            (expandedChange)="openChange.emit($event)"
+            [controls]="bodyId()"
           >
-            <span class="chevron" aria-hidden="true"></span>
             <span class="title">{{ s.title }}</span>
             <span class="note"><span class="visually-hidden">, </span>{{ note() }}</span>
-          </button>
+          </app-disclosure-button>
         </h2>
       }
       <div [id]="bodyId()" [hidden]="!open()">
@@ -55,31 +54,6 @@ const ROLE_NOTES = { organization: null, current: 'Current stage', earlier: 'Ear
   styles: `
     h2 {
       margin-bottom: var(--space-3);
-    }
-    .disclosure {
-      width: 100%;
-      justify-content: flex-start;
-      flex-wrap: wrap;
-      gap: var(--space-2) var(--space-3);
-      padding: var(--space-2);
-      margin: calc(-1 * var(--space-2));
-      background: transparent;
-      border: 0;
-      color: inherit;
-      font: inherit;
-      font-weight: 700;
-      text-align: left;
-    }
-    .chevron {
-      width: 0.6rem;
-      height: 0.6rem;
-      border-right: 3px solid currentColor;
-      border-bottom: 3px solid currentColor;
-      transform: rotate(-45deg);
-      transition: transform 0.15s;
-    }
-    .disclosure[aria-expanded='true'] .chevron {
-      transform: rotate(45deg);
     }
     .note {
       font-size: 0.875rem;

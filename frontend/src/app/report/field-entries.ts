@@ -1,5 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
 import { earlierEntriesLabel, fieldAnchorId, type FieldView } from './report-view';
+import { DisclosureButton } from '../shared/disclosure-button';
 import { TrendChart } from './trend-chart';
 
 /**
@@ -8,7 +9,7 @@ import { TrendChart } from './trend-chart';
  */
 @Component({
   selector: 'app-field-entries',
-  imports: [TrendChart],
+  imports: [DisclosureButton, TrendChart],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <h3 class="label" [id]="anchorId()" tabindex="-1">{{ field().label }}</h3>
@@ -19,16 +20,9 @@ import { TrendChart } from './trend-chart';
       </span>
     </p>
     @if (field().earlier.length > 0) {
-      <button
-        type="button"
-        class="secondary toggle"
-        [attr.aria-expanded]="expanded()"
-        [attr.aria-controls]="historyId()"
-        (click)="expanded.set(!expanded())"
-      >
-        <span class="chevron" aria-hidden="true"></span>
+      <app-disclosure-button look="secondary" [(expanded)]="expanded" [controls]="historyId()">
         {{ toggleLabel() }}
-      </button>
+      </app-disclosure-button>
       <div class="history" [id]="historyId()" [hidden]="!expanded()">
         @if (expanded()) {
           @if (field().trend; as trend) {
@@ -74,23 +68,6 @@ import { TrendChart } from './trend-chart';
     .as-of {
       color: var(--color-text-muted);
       font-size: 0.875rem;
-    }
-    .toggle {
-      min-height: 2.25rem;
-      padding: var(--space-1) var(--space-3);
-      font-size: 0.875rem;
-    }
-    .chevron {
-      display: inline-block;
-      width: 0.5rem;
-      height: 0.5rem;
-      border-right: 2px solid currentColor;
-      border-bottom: 2px solid currentColor;
-      transform: rotate(-45deg);
-      transition: transform 0.15s ease-out;
-    }
-    [aria-expanded='true'] .chevron {
-      transform: rotate(45deg);
     }
     .history {
       margin-top: var(--space-3);

@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, input, signal } from '@angular/core';
+import { DisclosureButton } from '../shared/disclosure-button';
 import type { HeadlineView } from './report-summary';
 import type { TrendView } from './trend';
 
@@ -25,71 +26,9 @@ function round(value: number): number {
  */
 @Component({
   selector: 'app-headline-figure',
+  imports: [DisclosureButton],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    @let figure = headline();
-    <h3 class="label">{{ figure.label }}</h3>
-    <p class="value tabular">{{ figure.valueLabel }}</p>
-    <p class="as-of">
-      as of <time [attr.datetime]="figure.dateTime">{{ figure.dateLabel }}</time>
-    </p>
-    @if (figure.goalLabel; as goal) {
-      <p class="goal">{{ goal }}</p>
-      @if (figure.goalPercent !== null) {
-        <div class="meter" aria-hidden="true"><span [style.width.%]="figure.goalPercent"></span></div>
-      }
-    }
-    @if (figure.trend; as trend) {
-      <svg
-        class="sparkline"
-        viewBox="0 0 100 32"
-        preserveAspectRatio="none"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <polyline [attr.points]="points()" />
-      </svg>
-      <p class="visually-hidden">{{ trend.summary }}</p>
-    }
-    @if (figure.rows.length > 1) {
-      <button
-        type="button"
-        class="secondary toggle"
-        [attr.aria-expanded]="showTable()"
-        [attr.aria-controls]="tableId()"
-        (click)="showTable.set(!showTable())"
-      >
-        {{ showTable() ? 'Hide the numbers' : 'Show the numbers' }}
-      </button>
-      <div [id]="tableId()" [hidden]="!showTable()">
-        @if (showTable()) {
-          <table>
-            <caption class="visually-hidden">
-              {{
-                figure.label
-              }}, oldest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Check-in</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (row of figure.rows; track $index) {
-                <tr>
-                  <th scope="row">
-                    <time [attr.datetime]="row.dateTime">{{ row.dateLabel }}</time>
-                  </th>
-                  <td class="tabular">{{ row.valueLabel }}</td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        }
-      </div>
-    }
-  `,
+  templateUrl: './report-headlines.html',
   styles: `
     :host {
       display: flex;
@@ -144,12 +83,9 @@ function round(value: number): number {
       stroke-linecap: round;
       vector-effect: non-scaling-stroke;
     }
-    .toggle {
+    app-disclosure-button {
       align-self: flex-start;
-      min-height: 2.25rem;
       margin-top: auto;
-      padding: var(--space-1) var(--space-3);
-      font-size: 0.875rem;
     }
     table {
       width: 100%;

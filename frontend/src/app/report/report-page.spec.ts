@@ -78,7 +78,7 @@ describe('ReportPage', () => {
     const fixture = await open();
     await answer(fixture, reportFixture());
     const element = fixture.nativeElement as HTMLElement;
-    const toggles = Array.from(element.querySelectorAll<HTMLButtonElement>('.stage-toggle'));
+    const toggles = Array.from(element.querySelectorAll<HTMLButtonElement>('.stage-card h2 button'));
 
     expect(toggles.map((toggle) => toggle.getAttribute('aria-expanded'))).toEqual([
       'false',

@@ -14,6 +14,7 @@ import { RouterLink } from '@angular/router';
 import type { OwnerLinkParams, ReportPayload } from '@checkin/contract';
 import { toApiError } from '../core/api-error.interceptor';
 import { ownerLinkQuery, readOwnerLink } from '../core/link-params';
+import { DisclosureButton } from '../shared/disclosure-button';
 import { LoadFailureNotice } from '../shared/load-failure-notice';
 import { type LoadProblem, loadProblemOf } from '../shared/load-problems';
 import { type ChoiceLink, OrganizationChoicesApi } from '../shared/organization-choices';
@@ -55,6 +56,7 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
     HeadlineFigure,
     QuarterlyMatrixTable,
     LoadFailureNotice,
+    DisclosureButton,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './report-page.html',
@@ -167,37 +169,6 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
     }
     .stage-card h2 {
       margin: 0;
-    }
-    .stage-toggle {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: baseline;
-      justify-content: flex-start;
-      gap: 0 var(--space-2);
-      width: 100%;
-      min-height: 2.75rem;
-      padding: 0;
-      border: 0;
-      background: none;
-      color: var(--color-text);
-      font: inherit;
-      text-align: start;
-      cursor: pointer;
-    }
-    .stage-toggle .rank {
-      flex-basis: 100%;
-    }
-    .stage-toggle .chevron {
-      order: 2;
-      display: inline-block;
-      width: 0.6rem;
-      height: 0.6rem;
-      border-right: 2px solid currentColor;
-      border-bottom: 2px solid currentColor;
-      transform: rotate(-45deg);
-    }
-    .stage-toggle[aria-expanded='true'] .chevron {
-      transform: rotate(45deg);
     }
     .stage-card [id$='-body']:not([hidden]) {
       margin-top: var(--space-3);

@@ -83,9 +83,6 @@ import { StaffValue } from './staff-value';
       border-radius: var(--radius);
       color: var(--color-text-muted);
     }
-    app-disclosure-button {
-      display: block;
-    }
     .history {
       margin: var(--space-1) 0 0;
       padding-inline-start: var(--space-6);

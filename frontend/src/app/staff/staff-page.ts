@@ -46,76 +46,7 @@ const SUBMISSIONS_KEY = 'submissions';
   imports: [SectionChips, SectionSpyTarget, StaffKeyForm, StaffSectionCard, StaffSubmissions],
   providers: [SectionSpy],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  template: `
-    @let current = view();
-    @if (current.kind === 'ready') {
-      <header>
-        <p class="eyebrow">Staff report</p>
-        <h1>{{ current.report.organization.name }}</h1>
-        <dl class="facts">
-          <div>
-            <dt>Current stage</dt>
-            <dd>{{ current.report.currentStage.label }}</dd>
-          </div>
-          <div>
-            <dt>Check-ins</dt>
-            <dd class="tabular">{{ current.report.submissions.length }}</dd>
-          </div>
-          <div>
-            <dt>Latest check-in</dt>
-            <dd>{{ latestCheckin() }}</dd>
-          </div>
-          <div>
-            <dt>CRM organization id</dt>
-            <dd class="tabular">{{ current.report.organization.id }}</dd>
-          </div>
-        </dl>
-        @if (current.report.fileUrlLookup === 'failed') {
-          <p class="notice warning">
-            The CRM did not hand out signed file links this time. File links open the CRM's own file address
-            instead; sign in to the CRM if it asks.
-          </p>
-        }
-      </header>
-      <app-section-chips [chips]="chips()" [active]="spy.active()" (jump)="jumpTo($event)" />
-      @for (section of current.report.sections; track section.key) {
-        <app-staff-section
-          [appSectionSpy]="section.key"
-          [section]="section"
-          [options]="current.report.options"
-          [fileLinks]="fileLinks()"
-          [headingId]="headingId(section.key)"
-        />
-      }
-      <app-staff-submissions
-        [appSectionSpy]="submissionsKey"
-        [submissions]="current.report.submissions"
-        [stages]="current.report.stages"
-        [headingId]="headingId(submissionsKey)"
-      />
-    } @else if (current.kind === 'ask-key') {
-      <app-staff-key-form
-        [rejected]="current.rejected"
-        [orgId]="orgId() ?? ''"
-        (keyEntered)="useKey($event)"
-      />
-    } @else if (current.kind === 'loading') {
-      <h1>Staff report</h1>
-      <p role="status">Loading the staff report…</p>
-    } @else if (current.kind === 'failed') {
-      <h1>Staff report</h1>
-      <p class="notice error" role="alert">{{ current.message }}</p>
-      @if (current.canRetry) {
-        <button type="button" (click)="retry()">Try again</button>
-      }
-    } @else {
-      <h1>Staff report</h1>
-      <p class="notice">
-        This address names no organization. Staff links look like <code>/staff?orgId=123</code>: add the
-        organization's CRM id, or ask for a new link.
-      </p>
-    }
-  `,
+  templateUrl: './staff-page.html',
   styles: `
     .eyebrow {
       margin: 0;
