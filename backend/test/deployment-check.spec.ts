@@ -1,4 +1,5 @@
 import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
+import { API_USER_PERMISSIONS, asApiUser } from './support/api-user';
 import { DEMO_LINK, ownerQuery, startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
 
 const DEMO_LINK_QUERY = ownerQuery(DEMO_LINK);
@@ -9,17 +10,6 @@ const DEMO_LINK_QUERY = ownerQuery(DEMO_LINK);
  * /api/health/ready answers 503 while it would make owner routes fail.
  */
 const admin = { 'X-Admin-Key': TEST_ADMIN_KEY };
-const RESTRICTED_KEY = 'restricted-api-key-0123456789';
-/** tools/civicrm/api-user-permissions.txt: the API user's permissions on 6.14. */
-const API_USER_PERMISSIONS = [
-  'authenticate with api key',
-  'access CiviCRM',
-  'edit all contacts',
-  'access all custom data',
-  'view all activities',
-  'delete activities',
-  'access uploaded files',
-];
 
 interface Problem {
   code: string;
@@ -68,13 +58,9 @@ describe('the deployment self-check names each broken set-up', () => {
   }
 
   it('finds nothing wrong with the documented set-up, and says so', async () => {
-    const test = await start({
-      emulator: {
-        model: createDemoModel(),
-        apiUsers: { [RESTRICTED_KEY]: { permissions: API_USER_PERMISSIONS } },
-      },
-      env: { CRM_API_KEY: RESTRICTED_KEY, CRM_TIMEZONE: 'UTC' },
-    });
+    const test = await start(
+      asApiUser({ model: createDemoModel() }, API_USER_PERMISSIONS, { CRM_TIMEZONE: 'UTC' }),
+    );
     const deployment = await deploymentOf(test);
     expect(deployment.problems).toEqual([]);
     expect(deployment.status).toBe(200);
@@ -98,25 +84,13 @@ describe('the deployment self-check names each broken set-up', () => {
     ],
     [
       'a permission missing (access uploaded files)',
-      {
-        emulator: {
-          model: createDemoModel(),
-          apiUsers: { [RESTRICTED_KEY]: { permissions: withoutPermission('access uploaded files') } },
-        },
-        env: { CRM_API_KEY: RESTRICTED_KEY },
-      },
+      asApiUser({ model: createDemoModel() }, withoutPermission('access uploaded files')),
       { code: 'PERMISSION_MISSING', fix: 'access uploaded files', fatal: true, blocksOwners: true },
       /lacks the CiviCRM permission 'access uploaded files'/,
     ],
     [
       'a permission missing (view all activities)',
-      {
-        emulator: {
-          model: createDemoModel(),
-          apiUsers: { [RESTRICTED_KEY]: { permissions: withoutPermission('view all activities') } },
-        },
-        env: { CRM_API_KEY: RESTRICTED_KEY },
-      },
+      asApiUser({ model: createDemoModel() }, withoutPermission('view all activities')),
       { code: 'PERMISSION_MISSING', fix: 'view all activities', fatal: true, blocksOwners: true },
       /lacks the CiviCRM permission 'view all activities'/,
     ],
@@ -128,13 +102,7 @@ describe('the deployment self-check names each broken set-up', () => {
     ],
     [
       'a key whose user lacks authenticate with api key',
-      {
-        emulator: {
-          model: createDemoModel(),
-          apiUsers: { [RESTRICTED_KEY]: { permissions: withoutPermission('authenticate with api key') } },
-        },
-        env: { CRM_API_KEY: RESTRICTED_KEY },
-      },
+      asApiUser({ model: createDemoModel() }, withoutPermission('authenticate with api key')),
       { code: 'CRM_KEY_NOT_PERMITTED', fix: 'authenticate with api key', fatal: true, blocksOwners: true },
       /give the API user the permission 'authenticate with api key', or set CRM_SITE_KEY/,
     ],
@@ -202,13 +170,9 @@ describe('the deployment self-check names each broken set-up', () => {
   });
 
   it('tells owners which refusal it is: a key without the sign-in permission has its own code', async () => {
-    const test = await start({
-      emulator: {
-        model: createDemoModel(),
-        apiUsers: { [RESTRICTED_KEY]: { permissions: withoutPermission('authenticate with api key') } },
-      },
-      env: { CRM_API_KEY: RESTRICTED_KEY },
-    });
+    const test = await start(
+      asApiUser({ model: createDemoModel() }, withoutPermission('authenticate with api key')),
+    );
     const response = await test.get(`/api/data?${DEMO_LINK_QUERY}`);
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ code: 'CRM_KEY_NOT_PERMITTED' });

@@ -1,19 +1,8 @@
 import type { FormDataPayload, ReportPayload, StaffReportPayload } from '@checkin/contract';
 import { createDemoModel, DEMO_ORG_ID } from '../src/app/crm/in-memory/demo-data';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
+import { API_USER_PERMISSIONS, asApiUser } from './support/api-user';
 import { DEMO_LINK, ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp } from './support/test-app';
-
-const RESTRICTED_KEY = 'restricted-api-key-0123456789';
-/** The documented API user (docs/civicrm-setup.md): no administer CiviCRM, so no Setting.get. */
-const API_USER_PERMISSIONS = [
-  'authenticate with api key',
-  'access CiviCRM',
-  'edit all contacts',
-  'access all custom data',
-  'view all activities',
-  'delete activities',
-  'access uploaded files',
-];
 
 async function json<T>(response: Response): Promise<T> {
   expect(response.status).toBe(200);
@@ -59,10 +48,7 @@ describe('the documented API user, without administer CiviCRM', () => {
   beforeAll(async () => {
     const model = createDemoModel();
     model.setSetting('defaultCurrency', 'CAD');
-    service = await startTestApp({
-      emulator: { model, apiUsers: { [RESTRICTED_KEY]: { permissions: API_USER_PERMISSIONS } } },
-      env: { CRM_API_KEY: RESTRICTED_KEY, CRM_TIMEZONE: 'UTC' },
-    });
+    service = await startTestApp(asApiUser({ model }, API_USER_PERMISSIONS, { CRM_TIMEZONE: 'UTC' }));
   });
 
   afterAll(async () => {
@@ -99,10 +85,7 @@ describe('a site without the extension', () => {
   it("answers in CiviCRM's defaults, and says why in the log, when the API user may not read them", async () => {
     const model = createDemoModel({ extensionInstalled: false });
     model.setSetting('defaultCurrency', 'CAD');
-    const service = await startTestApp({
-      emulator: { model, apiUsers: { [RESTRICTED_KEY]: { permissions: API_USER_PERMISSIONS } } },
-      env: { CRM_API_KEY: RESTRICTED_KEY, CRM_TIMEZONE: 'UTC' },
-    });
+    const service = await startTestApp(asApiUser({ model }, API_USER_PERMISSIONS, { CRM_TIMEZONE: 'UTC' }));
     try {
       const staff = await json<StaffReportPayload>(
         await service.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, { 'X-Staff-Key': TEST_STAFF_KEY }),

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadAppConfig } from '../../src/app/config/app-config';
 import { CiviCrmHttpClient } from '../../src/app/crm/civicrm-http.client';
 import { desiredSchema } from '../../src/crm-schema/desired-schema';
 import { runSchema } from '../../src/crm-schema/run';
+import { permissionList } from '../support/api-user';
 import { startTestApp, TEST_ADMIN_KEY, TEST_STAFF_KEY, type TestApp } from '../support/test-app';
 
 /**
@@ -21,11 +21,6 @@ const url = process.env['CIVICRM_URL'];
 const adminKey = process.env['CIVICRM_API_KEY'];
 const ROOT = join(__dirname, '../../..');
 const SCRIPT = join(ROOT, 'tools/civicrm/create-api-user.sh');
-const permissionList = (file: string): string[] =>
-  readFileSync(join(ROOT, 'tools/civicrm', file), 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
 const BASE_PERMISSIONS = permissionList('api-user-permissions.txt');
 /** What CiviCRM 5.x needs on top (see the file's comment). */
 const PERMISSIONS_5X = permissionList('api-user-permissions-5.81.txt');
