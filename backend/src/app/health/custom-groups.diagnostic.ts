@@ -5,10 +5,10 @@ import type {
   CustomGroupsDiagnostic,
   CustomGroupSummary,
 } from '@checkin/contract';
-import { desiredSchema } from '../../crm-schema/desired-schema';
 import type { CustomGroupNames } from '../config/app-config';
 import type { CrmRow } from '../crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
+import { requiredCustomGroups } from '../fields/custom-groups';
 
 /** A custom group the service needs, as this deployment names it. */
 export interface ExpectedGroup {
@@ -23,9 +23,9 @@ export interface ExpectedGroup {
   fields: ReadonlyArray<{ name: string; label: string; dataType: string }>;
 }
 
-/** Both groups with every field the service reads or writes, from the installer's own description. */
+/** Both groups with every field the service reads or writes, as the schema installer creates them (fields/custom-groups.ts). */
 export function expectedGroups(names: CustomGroupNames): ExpectedGroup[] {
-  return desiredSchema(names).groups.map((group) => ({
+  return requiredCustomGroups(names).map((group) => ({
     setting: group.setting,
     name: group.configuredName,
     codeName: group.key === 'activity' ? ACTIVITY_CUSTOM_GROUP : CONTACT_CUSTOM_GROUP,
