@@ -10,3 +10,4 @@ export * from './lib/owner-text';
 export * from './lib/preload';
 export * from './lib/crm-local-time';
 export * from './lib/value-format-settings';
+export * from './lib/refusals';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@checkin/contract';
+import { type ErrorCode, REFUSAL_HEADLINES, REFUSAL_SENTENCES, refusal } from '@checkin/contract';
 
 /**
  * A failure the API answers on purpose, with its status and stable code (docs/decisions.md, "Error bodies"). Feature
@@ -21,12 +21,21 @@ export class AppError extends Error {
   }
 }
 
+/** The 429 sentence, for the rate limits and the reads throttler alike. */
+export const RATE_LIMITED_MESSAGE = refusal(
+  REFUSAL_HEADLINES.tooManyRequests,
+  REFUSAL_SENTENCES.waitAndTryAgain,
+);
+
+/** The 500 sentence: nothing about what failed reaches the browser. */
+export const INTERNAL_ERROR_MESSAGE = refusal(REFUSAL_HEADLINES.ourSide, REFUSAL_SENTENCES.tryAgain);
+
 export const Errors = {
   checksumInvalid: () =>
     new AppError(
       401,
       'CHECKSUM_INVALID',
-      'This link is not valid or has expired. Ask your organizer for a new one.',
+      refusal(REFUSAL_HEADLINES.linkInvalid, REFUSAL_SENTENCES.askForNewLink),
     ),
   contactMismatch: () => new AppError(403, 'CONTACT_MISMATCH', 'This link belongs to another person.'),
   orgNotAllowed: () =>
@@ -52,10 +61,8 @@ export const Errors = {
       ...(problems ? { problems } : {}),
     }),
   notFound: (message: string) => new AppError(404, 'NOT_FOUND', message),
-  staffKeyInvalid: () => new AppError(401, 'STAFF_KEY_INVALID', 'The staff key is missing or wrong.'),
-  adminKeyInvalid: () => new AppError(401, 'ADMIN_KEY_INVALID', 'The admin key is missing or wrong.'),
+  staffKeyInvalid: () => new AppError(401, 'STAFF_KEY_INVALID', REFUSAL_SENTENCES.staffKeyRefused),
+  adminKeyInvalid: () => new AppError(401, 'ADMIN_KEY_INVALID', REFUSAL_SENTENCES.adminKeyRefused),
   rateLimited: (retryAfterSeconds: number) =>
-    new AppError(429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.', {
-      retryAfterSeconds,
-    }),
+    new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds }),
 };

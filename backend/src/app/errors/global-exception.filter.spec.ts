@@ -89,6 +89,21 @@ describe('GlobalExceptionFilter', () => {
     expect(JSON.stringify(failed.body)).not.toContain('civicrm_contact');
   });
 
+  it('tells CRM failures and refused links in the words the pages use (libs/contract refusals)', () => {
+    expect(answerTo(new CrmError('timeout', 'Contact.get', 'no answer')).body).toMatchObject({
+      message: 'Our records system took too long to answer. Please try again in a few minutes.',
+    });
+    expect(answerTo(new CrmError('unreachable', 'Contact.get', 'ECONNREFUSED')).body).toMatchObject({
+      message: 'Our records system is not answering right now. Please try again in a few minutes.',
+    });
+    expect(answerTo(Errors.checksumInvalid()).body).toMatchObject({
+      message: 'This link is not valid or has expired. Ask your organizer for a new one.',
+    });
+    expect(answerTo(new ThrottlerException()).body).toMatchObject({
+      message: 'Too many requests. Please wait a moment and try again.',
+    });
+  });
+
   it('keeps the shape for Nest exceptions', () => {
     expect(answerTo(new NotFoundException()).body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
     expect(answerTo(new BadRequestException(['contactId must be a number'])).body).toEqual({

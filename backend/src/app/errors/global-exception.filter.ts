@@ -6,10 +6,16 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import type { ErrorBody, ErrorCode } from '@checkin/contract';
+import {
+  type ErrorBody,
+  type ErrorCode,
+  REFUSAL_HEADLINES,
+  REFUSAL_SENTENCES,
+  refusal,
+} from '@checkin/contract';
 import type { Request, Response } from 'express';
 import { CrmError } from '../crm/crm-errors';
-import { AppError } from './app-error';
+import { AppError, INTERNAL_ERROR_MESSAGE, RATE_LIMITED_MESSAGE } from './app-error';
 
 /**
  * Codes for HttpExceptions that carry none of their own. The service's own 401s say which
@@ -34,7 +40,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 const MESSAGE_BY_STATUS: Record<number, string> = {
   404: 'There is nothing at this address.',
   413: 'The request is too large.',
-  429: 'Too many requests. Please wait a moment and try again.',
+  429: RATE_LIMITED_MESSAGE,
 };
 
 /**
@@ -92,7 +98,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     return {
       statusCode: 500,
       code: 'INTERNAL_ERROR',
-      message: 'Something went wrong on our side. Please try again.',
+      message: INTERNAL_ERROR_MESSAGE,
     };
   }
 
@@ -100,7 +106,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const statusCode = exception.getStatus();
     const code = CODE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
     if (statusCode >= 500) {
-      return { statusCode, code, message: 'Something went wrong on our side. Please try again.' };
+      return { statusCode, code, message: INTERNAL_ERROR_MESSAGE };
     }
     if (statusCode === HttpStatus.TOO_MANY_REQUESTS) {
       return { statusCode, code: 'RATE_LIMITED', message: MESSAGE_BY_STATUS[429] ?? exception.message };
@@ -172,7 +178,7 @@ function crmErrorBody(error: CrmError): ErrorBody {
       return {
         statusCode: 504,
         code: 'CRM_TIMEOUT',
-        message: 'Our records system did not answer in time. Please try again in a minute.',
+        message: refusal(REFUSAL_HEADLINES.recordsSlow, REFUSAL_SENTENCES.tryAgainSoon),
       };
     case 'unauthorized':
       if (error.authRefusal === 'not-permitted') {
@@ -210,7 +216,7 @@ function crmErrorBody(error: CrmError): ErrorBody {
       return {
         statusCode: 502,
         code: 'CRM_UNAVAILABLE',
-        message: 'Our records system could not be reached. Please try again in a minute.',
+        message: refusal(REFUSAL_HEADLINES.recordsDown, REFUSAL_SENTENCES.tryAgainSoon),
       };
   }
 }

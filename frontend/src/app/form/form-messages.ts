@@ -1,8 +1,10 @@
+import { REFUSAL_HEADLINES } from '@checkin/contract';
 import type { ApiError, ClientErrorBody } from '../core/api-error.interceptor';
 
 /**
  * What the form says when sending fails: what happened and what to do next, never HTTP details.
- * What a page says when loading fails is shared (shared/load-problems.ts).
+ * What happened is said in the API's own words (libs/contract refusals); what a page says when
+ * loading fails is shared (shared/load-problems.ts).
  */
 
 type ErrorCode = ClientErrorBody['code'];
@@ -18,11 +20,11 @@ const SUBMIT_FAILURES: Partial<Record<ErrorCode, (error: ApiError) => string>> =
   ACTIVITY_NOT_SAVED: () =>
     `Your co-op's details were saved, but the check-in itself was not recorded. ${DRAFT_KEPT} Send the check-in again.`,
   CRM_UNAVAILABLE: () =>
-    `Our records system is not answering right now, so the check-in was not sent. ${DRAFT_KEPT} Try again in a few minutes.`,
+    `${REFUSAL_HEADLINES.recordsDown}, so the check-in was not sent. ${DRAFT_KEPT} Try again in a few minutes.`,
   CRM_TIMEOUT: () =>
-    `Our records system took too long to answer. ${DRAFT_KEPT} Send again in a few minutes: it will not be recorded twice.`,
+    `${REFUSAL_HEADLINES.recordsSlow}. ${DRAFT_KEPT} Send again in a few minutes: it will not be recorded twice.`,
   CHECKSUM_INVALID: () =>
-    `Your link is not valid or has expired, so the check-in was not sent. ${DRAFT_KEPT} Ask for a new link, open it in this browser, and send again.`,
+    `${REFUSAL_HEADLINES.linkInvalid}, so the check-in was not sent. ${DRAFT_KEPT} Ask for a new link, open it in this browser, and send again.`,
   FORBIDDEN: notAllowed,
   CONTACT_MISMATCH: notAllowed,
   ORG_NOT_ALLOWED: notAllowed,

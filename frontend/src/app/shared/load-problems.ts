@@ -1,8 +1,10 @@
+import { REFUSAL_HEADLINES, REFUSAL_SENTENCES, refusal } from '@checkin/contract';
 import type { ApiError, ClientErrorBody } from '../core/api-error.interceptor';
 
 /**
  * What an owner page says when loading fails: what happened and what to do next, never HTTP
- * details. Shared by the form and the report, so both say the same for the same problem.
+ * details. Shared by the form and the report, so both say the same for the same problem; the
+ * headlines are the API's own words (libs/contract refusals).
  */
 
 type ErrorCode = ClientErrorBody['code'];
@@ -28,16 +30,17 @@ const wrongLink = (): LoadProblem => ({
 /** What a page loads, as its problem titles name it. */
 export type LoadedPage = 'The check-in form' | 'Your check-in history';
 
-const recordsDown = (page: LoadedPage): LoadProblem => ({
+/** The records system failed: the link is not at fault, and trying again later can help. */
+const recordsFailed = (page: LoadedPage, headline: string): LoadProblem => ({
   title: `${page} could not be loaded`,
-  message: 'Our records system is not answering right now. Your link is fine: try again in a few minutes.',
+  message: refusal(headline, 'Your link is fine: try again in a few minutes.'),
   canRetry: true,
   needsNewLink: false,
 });
 
 const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError, page: LoadedPage) => LoadProblem>> = {
   CHECKSUM_INVALID: () => ({
-    title: 'This link is not valid or has expired',
+    title: REFUSAL_HEADLINES.linkInvalid,
     message: 'Personal links stop working after a while, and a link copied only in part never works.',
     canRetry: false,
     needsNewLink: true,
@@ -56,16 +59,16 @@ const LOAD_PROBLEMS: Partial<Record<ErrorCode, (error: ApiError, page: LoadedPag
     chooseOrganization: true,
   }),
   RATE_LIMITED: () => ({
-    title: 'Too many requests',
+    title: REFUSAL_HEADLINES.tooManyRequests,
     message: 'The form was opened many times in a short while. Wait a minute, then try again.',
     canRetry: true,
     needsNewLink: false,
   }),
-  CRM_UNAVAILABLE: (_, page) => recordsDown(page),
-  CRM_TIMEOUT: (_, page) => recordsDown(page),
+  CRM_UNAVAILABLE: (_, page) => recordsFailed(page, REFUSAL_HEADLINES.recordsDown),
+  CRM_TIMEOUT: (_, page) => recordsFailed(page, REFUSAL_HEADLINES.recordsSlow),
   NOT_FOUND: () => ({
     title: 'Your details could not be found',
-    message: 'Your contact record was not found in our records.',
+    message: REFUSAL_SENTENCES.contactGone,
     canRetry: false,
     needsNewLink: true,
   }),
@@ -80,7 +83,7 @@ export function loadProblemOf(error: ApiError, page: LoadedPage = 'The check-in 
         message:
           error.body.code === 'NETWORK_ERROR'
             ? error.message
-            : 'Something went wrong on our side. Try again in a few minutes.',
+            : refusal(REFUSAL_HEADLINES.ourSide, REFUSAL_SENTENCES.tryAgain),
         canRetry: true,
         needsNewLink: false,
       };
