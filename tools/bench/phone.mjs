@@ -12,9 +12,10 @@
  * the page's own records, with a MutationObserver, the first moment (performance.now(), from
  * navigation start) when:
  *   form:   a form field (input, select, textarea) is rendered, visible and enabled;
- *   report: a trend chart's line is drawn (charts sit in each field's earlier entries: the probe
- *           opens the first visible field's as soon as its button exists, as the owner's tap
- *           would; a tap before hydration is replayed then); the first field's entry is reported too;
+ *   report: a trend chart's line is drawn (charts sit in each numeric field's earlier entries:
+ *           the probe opens the first visible one's as soon as its button exists, as the owner's
+ *           tap would; a tap before hydration is replayed then); the first field's entry and the
+ *           summary are reported too;
  *   staff:  a section of the staff report is rendered and visible;
  *   every page: its own heading (`main h1`), the first paint of real content.
  * A page counts as usable only once painted: each of these is at least the page's first
@@ -103,12 +104,14 @@ function installReadyProbe() {
         (field) => !field.disabled && visible(field),
       ),
     report: () => {
-      // Trend charts sit in each field's earlier entries: the probe opens the first visible
-      // field's history as soon as its button exists, standing in for the owner's tap. Fields of a
-      // collapsed stage are rendered but hidden, and a tap on them would draw nothing.
-      const toggle = [...document.querySelectorAll('app-field-entries button[aria-expanded="false"]')].find(
-        visible,
-      );
+      // Trend charts sit in the earlier entries of each numeric field (its value is set in
+      // tabular figures): the probe opens the first visible one's history as soon as its button
+      // exists, standing in for the owner's tap. Fields of a collapsed stage are rendered but
+      // hidden, and a text or date field's history has no chart.
+      const toggle = [...document.querySelectorAll('app-field-entries')]
+        .filter((entries) => entries.querySelector('.latest .value.tabular') !== null)
+        .map((entries) => entries.querySelector('button[aria-expanded="false"]'))
+        .find((button) => button !== null && visible(button));
       if (toggle && !window.__reportOpened) {
         window.__reportOpened = performance.now();
         toggle.click();
