@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withStylesheetsInlined } from './page-renderer';
+import { withoutStaffScripts, withStylesheetsInlined } from './page-renderer';
 
 describe('the rendered page template: the global stylesheet inside it', () => {
   let browserRoot: string;
@@ -32,5 +32,13 @@ describe('the rendered page template: the global stylesheet inside it', () => {
     const closing = '<link rel="stylesheet" href="styles-BAD.css">';
     expect(withStylesheetsInlined(missing, browserRoot)).toBe(missing);
     expect(withStylesheetsInlined(closing, browserRoot)).toBe(closing);
+  });
+
+  it("leaves out the staff page's early-request script: rendered pages are owner pages", () => {
+    const template =
+      '<body><app-root></app-root><script src="early-staff-request-FNUM7JIC.js" defer="" crossorigin="anonymous" integrity="sha384-x"></script><script src="main-AB12.js" type="module"></script></body>';
+    expect(withoutStaffScripts(template)).toBe(
+      '<body><app-root></app-root><script src="main-AB12.js" type="module"></script></body>',
+    );
   });
 });

@@ -32,7 +32,9 @@ export function loadPageRenderer(browserRoot: string): PageRenderer | null {
   const entryPath = join(serverRoot, 'main.server.mjs');
   const templatePath = join(serverRoot, 'index.server.html');
   if (!existsSync(entryPath) || !existsSync(templatePath)) return null;
-  const document = withStylesheetsInlined(readFileSync(templatePath, 'utf8'), browserRoot);
+  const document = withoutStaffScripts(
+    withStylesheetsInlined(readFileSync(templatePath, 'utf8'), browserRoot),
+  );
   // An ES module, from the CommonJS service: a real import(), which webpack must leave alone.
   const entry = import(/* webpackIgnore: true */ pathToFileURL(entryPath).href) as Promise<ServerEntry>;
   // Loading starts at start-up; a failure surfaces on the first render (which then falls back).
@@ -58,4 +60,15 @@ export function withStylesheetsInlined(document: string, browserRoot: string): s
     // Our own build's CSS; still, text that could close the element stays a link.
     return /<\/style/i.test(css) ? link : `<style>${css}</style>`;
   });
+}
+
+/** The staff page's early data request (frontend/src/early-staff-request.js), as the build injects it. */
+const STAFF_SCRIPT = /<script src="early-staff-request-[\w-]*\.js"[^>]*><\/script>/g;
+
+/**
+ * The rendered pages are the owner pages, never the staff page: the script that starts the staff
+ * page's request would only cost them a request and a task before their first paint.
+ */
+export function withoutStaffScripts(document: string): string {
+  return document.replace(STAFF_SCRIPT, '');
 }
