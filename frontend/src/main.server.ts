@@ -38,7 +38,11 @@ export async function renderPage({ document, url, nonce, pageData }: PageRenderR
   // The event-dispatch script is inlined by the build and the transfer state by the render: each
   // gets the nonce too (the state is JSON, never run, but "every inline script has the nonce" is
   // a rule a test can check without exceptions).
-  return html.replace(/<script(?![^>]*\snonce=)(?![^>]*\ssrc=)/g, `<script nonce="${nonce}"`);
+  // The global stylesheet, inlined by the service (page-renderer.ts), gets it like Angular's
+  // component styles have it.
+  return html
+    .replace(/<script(?![^>]*\snonce=)(?![^>]*\ssrc=)/g, `<script nonce="${nonce}"`)
+    .replace(/<style(?![^>]*\snonce=)(?=[\s>])/g, `<style nonce="${nonce}"`);
 }
 
 /** `ngCspNonce` on the root element is where Angular in the browser reads the nonce from. */

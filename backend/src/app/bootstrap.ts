@@ -14,6 +14,7 @@ import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
 import { compressAnswers } from './static-files/content-encoding';
+import { pageReadLimiter } from './rate-limit/reads-throttler.guard';
 import { ownerPageData } from './static-files/page-data';
 import { loadPageRenderer } from './static-files/page-renderer';
 import { CSP_NONCE_LOCAL, staticSite } from './static-files/static-site';
@@ -62,7 +63,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // The built front end, before Nest's router; /api goes on to the router. The owner pages are
   // rendered here with their data when the front end's server build is there.
   const render = config.serverRendering ? loadPageRenderer(config.frontendDist) : null;
-  app.use(staticSite(config.frontendDist, render && { render, readPageData: ownerPageData(app) }));
+  app.use(
+    staticSite(
+      config.frontendDist,
+      render && { render, readPageData: ownerPageData(app), limitRead: pageReadLimiter(app) },
+    ),
+  );
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(
     new BodyDepthPipe(),

@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { chooseEncoding, compressBody, type ContentCoding } from './content-encoding';
+import type { PageReadLimiter } from '../rate-limit/reads-throttler.guard';
+import { GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { AppError } from '../errors/app-error';
 import type { PageDataReader } from './page-data';
 import type { PageRenderer } from './page-renderer';
 
@@ -118,6 +121,8 @@ export const CSP_NONCE_LOCAL = 'cspNonce';
 export interface ServerRendering {
   render: PageRenderer;
   readPageData: PageDataReader;
+  /** The reads rate limit: a page rendered with its data counts as one read of it. */
+  limitRead: PageReadLimiter;
 }
 
 /**
@@ -132,6 +137,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
   const pageChunks = loadPageChunks(root);
   const index = files.get('/index.html');
   const logger = new Logger('Pages');
+  const refusals = new GlobalExceptionFilter();
   return (request: Request, response: Response, next: NextFunction): void => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || index === undefined) return next();
     const queryStart = request.url.indexOf('?');
@@ -148,18 +154,17 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
       const chunks = pageChunks.get(decoded) ?? [];
-      renderOwnerPage(request, response, serverRendering, { pathname: decoded, search, nonce, chunks }).catch(
-        (error: unknown) => {
-          // The page still works rendered in the browser: log, and send that instead.
-          logger.error(
-            `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          if (response.headersSent) return void response.end();
-          const link = pageLinkHeader(decoded, search, chunks);
-          if (link !== null) response.setHeader('Link', link);
-          send(request, response, index);
-        },
-      );
+      const page = { pathname: decoded, search, nonce, chunks };
+      renderOwnerPage(request, response, serverRendering, page, refusals).catch((error: unknown) => {
+        // The page still works rendered in the browser: log, and send that instead.
+        logger.error(
+          `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (response.headersSent) return void response.end();
+        const link = pageLinkHeader(decoded, search, chunks);
+        if (link !== null) response.setHeader('Link', link);
+        send(request, response, index);
+      });
       return;
     }
     if (file === undefined || decoded === '/index.html') {
@@ -186,9 +191,18 @@ interface OwnerPage {
 async function renderOwnerPage(
   request: Request,
   response: Response,
-  { render, readPageData }: ServerRendering,
+  { render, readPageData, limitRead }: ServerRendering,
   { pathname, search, nonce, chunks }: OwnerPage,
+  refusals: GlobalExceptionFilter,
 ): Promise<void> {
+  // Only a page opened with its link reads data; without one it is the page's own error view.
+  if (pageDataUrl(pathname, search) !== null) {
+    try {
+      await limitRead(request);
+    } catch (error: unknown) {
+      return refuse(request, response, error, refusals);
+    }
+  }
   const pageData = await readPageData(pathname, search, request);
   const html = Buffer.from(await render({ url: `${pathname}${search}`, nonce, pageData }), 'utf8');
   if (response.headersSent || response.destroyed) return;
@@ -202,6 +216,47 @@ async function renderOwnerPage(
     response.setHeader('Link', chunks.map((chunk) => `</${chunk}>; rel=modulepreload`).join(', '));
   response.setHeader('Content-Length', body.length);
   response.status(200).end(request.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * A page load refused before any rendering (over the reads limit, or its counters unreachable):
+ * the error body as JSON to a client that asks for JSON, otherwise a small page saying the same,
+ * in both cases with the error's status and `Retry-After`, never rendered and never cached.
+ */
+function refuse(request: Request, response: Response, error: unknown, refusals: GlobalExceptionFilter): void {
+  const body = refusals.toBody(error, request);
+  if (response.headersSent) return void response.end();
+  if (error instanceof AppError && error.extra.retryAfterSeconds !== undefined)
+    response.setHeader('Retry-After', String(error.extra.retryAfterSeconds));
+  response.setHeader('Cache-Control', 'private, no-store');
+  response.vary('Accept');
+  if (request.accepts(['html', 'json']) === 'json') {
+    response.status(body.statusCode).json(body);
+    return;
+  }
+  const html = Buffer.from(refusalPage(body.message), 'utf8');
+  response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
+  response.setHeader('Content-Length', html.length);
+  response.status(body.statusCode).end(request.method === 'HEAD' ? undefined : html);
+}
+
+/** The refusal as a page: no script, no stylesheet request; the message is the service's own text. */
+function refusalPage(message: string): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<title>Please wait a moment – Co-op check-in</title></head>',
+    '<body><main>',
+    `<h1>Please wait a moment</h1><p role="alert">${escapeHtml(message)}</p>`,
+    '<p>Then reload this page.</p>',
+    '</main></body>',
+    '</html>',
+  ].join('\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 function send(request: Request, response: Response, file: StaticFile): void {

@@ -2,7 +2,16 @@ import { makeStateKey, TransferState } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { firstValueFrom } from 'rxjs';
 import { ApiError } from './api-error.interceptor';
-import { isServerRendered, PreloadedData, SERVER_PAGE_DATA, startPageDataRequest } from './preloaded-data';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type EarlyRequestHolder,
+  isServerRendered,
+  PreloadedData,
+  SERVER_PAGE_DATA,
+  STAFF_KEY_STORAGE_ITEM,
+  startPageDataRequest,
+} from './preloaded-data';
 
 const FORM_SEARCH = '?contactId=7&orgId=9&cid=7&cs=abc_123';
 const FORM_DATA_URL = '/api/data?contactId=7&orgId=9&cid=7&cs=abc_123';
@@ -115,6 +124,72 @@ describe('PreloadedData', () => {
           { credentials: 'same-origin', headers: { 'X-Staff-Key': 'stored-key' } },
         ],
       ]);
+    });
+
+    /** Runs the real early-staff-request.js against a stand-in window. */
+    function runEarlyScript(
+      search: string,
+      storedKey: string | null,
+      fetchFn: typeof fetch,
+    ): EarlyRequestHolder {
+      const source = readFileSync(join(__dirname, '..', '..', 'early-staff-request.js'), 'utf8');
+      const window = {
+        location: { pathname: '/staff', search },
+        sessionStorage: { getItem: (item: string) => (item === STAFF_KEY_STORAGE_ITEM ? storedKey : null) },
+        fetch: fetchFn,
+      };
+      new Function('window', source)(window);
+      return window as EarlyRequestHolder;
+    }
+
+    it("takes over the early script's request: the same URL, header and stored key as its own", async () => {
+      const early = answering(json({ early: true }));
+      const holder = runEarlyScript('?orgId=%2042&key=s3cret', null, early);
+      const fetchFn = answering(json({}));
+      startPageDataRequest(
+        { pathname: '/staff', search: '?orgId=%2042&key=s3cret' },
+        fetchFn,
+        storage(null),
+        holder,
+      );
+      expect(early).toHaveBeenCalledWith('/api/staff/report?orgId=42', {
+        credentials: 'same-origin',
+        headers: { 'X-Staff-Key': 's3cret' },
+      });
+      expect(fetchFn).not.toHaveBeenCalled();
+      await expect(firstValueFrom(preloaded.take('/api/staff/report?orgId=42', 's3cret')!)).resolves.toEqual({
+        early: true,
+      });
+
+      const fromStorage = answering(json({}));
+      const stored = runEarlyScript('?orgId=42', 'stored-key', fromStorage);
+      startPageDataRequest(
+        { pathname: '/staff', search: '?orgId=42' },
+        fetchFn,
+        storage('stored-key'),
+        stored,
+      );
+      expect(fromStorage).toHaveBeenCalledWith('/api/staff/report?orgId=42', {
+        credentials: 'same-origin',
+        headers: { 'X-Staff-Key': 'stored-key' },
+      });
+      expect(fetchFn).not.toHaveBeenCalled();
+    });
+
+    it('makes its own request when the early one was for another key, and takes an early one once', () => {
+      const holder = runEarlyScript('?orgId=42&key=old', null, answering(json({})));
+      const fetchFn = answering(json({}));
+      startPageDataRequest(
+        { pathname: '/staff', search: '?orgId=42&key=new' },
+        fetchFn,
+        storage(null),
+        holder,
+      );
+      expect(fetchFn).toHaveBeenCalledTimes(1);
+      const again = runEarlyScript('?orgId=42&key=k', null, answering(json({})));
+      startPageDataRequest({ pathname: '/staff', search: '?orgId=42&key=k' }, fetchFn, storage(null), again);
+      startPageDataRequest({ pathname: '/staff', search: '?orgId=42&key=k' }, fetchFn, storage(null), again);
+      expect(fetchFn).toHaveBeenCalledTimes(2);
     });
 
     it('hands the answer only to a request with the same key', async () => {

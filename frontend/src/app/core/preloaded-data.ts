@@ -49,6 +49,7 @@ export function startPageDataRequest(
   location: Pick<Location, 'pathname' | 'search'>,
   fetchFn: typeof fetch = fetch,
   storage: Pick<Storage, 'getItem'> | null = sessionStorageOrNull(),
+  earlyRequestHolder: EarlyRequestHolder | null = globalThis as EarlyRequestHolder,
 ): void {
   started = null;
   if (location.pathname === '/staff') {
@@ -57,6 +58,11 @@ export function startPageDataRequest(
     const staffKey = query.get('key') || readStoredKey(storage);
     if (!orgId || !staffKey) return;
     const url = staffReportUrl(orgId);
+    const early = takeEarlyRequest(earlyRequestHolder);
+    if (early !== null && early.url === url && early.staffKey === staffKey) {
+      started = early;
+      return;
+    }
     const headers = { [STAFF_KEY_HEADER]: staffKey };
     started = { url, staffKey, response: fetchFn(url, { credentials: 'same-origin', headers }) };
     return;
@@ -64,6 +70,21 @@ export function startPageDataRequest(
   const url = pageDataUrl(location.pathname, location.search);
   // Same mode and credentials as `rel=preload; as=fetch; crossorigin`, or the preload is not reused.
   if (url !== null) started = { url, staffKey: null, response: fetchFn(url, { credentials: 'same-origin' }) };
+}
+
+/** Where `early-staff-request.js` leaves the request it started, before the app's code arrived. */
+export interface EarlyRequestHolder {
+  __checkinEarlyRequest?: unknown;
+}
+
+/** The early script's request, once: a later start (another navigation) makes its own. */
+function takeEarlyRequest(holder: EarlyRequestHolder | null): StartedRequest | null {
+  const early = holder?.__checkinEarlyRequest;
+  if (holder) delete holder.__checkinEarlyRequest;
+  if (typeof early !== 'object' || early === null) return null;
+  const { url, staffKey, response } = early as Partial<StartedRequest>;
+  if (typeof url !== 'string' || typeof staffKey !== 'string' || !(response instanceof Promise)) return null;
+  return { url, staffKey, response };
 }
 
 function sessionStorageOrNull(): Storage | null {

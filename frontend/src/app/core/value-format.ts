@@ -8,6 +8,7 @@ import {
   isFileValue,
   type OptionItem,
 } from '@checkin/contract';
+import { numberFormat } from './intl-formats';
 
 /**
  * The value formatting table of docs/product-rules.md, shared by the report and the staff page. Pure functions
@@ -37,7 +38,7 @@ export function formatContextOf(
 
 /** The sign an amount input shows before its digits: "$" for USD in en-US and CAD in en-CA, "CA$" for CAD in en-US. */
 export function currencySymbol(context: FormatContext = {}): string {
-  const parts = new Intl.NumberFormat(context.locale ?? DEFAULT_LOCALE, {
+  const parts = numberFormat(context.locale ?? DEFAULT_LOCALE, {
     style: 'currency',
     currency: context.currency ?? DEFAULT_CURRENCY,
   }).formatToParts(0);
@@ -96,20 +97,20 @@ export function formatCurrency(
 ): string {
   const amount = toNumber(value);
   if (amount === null) return String(value);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+  return numberFormat(locale, { style: 'currency', currency }).format(amount);
 }
 
 /** Percent fields hold 0..100, not a fraction: 42.5 renders as "42.5%". */
 export function formatPercent(value: FieldValue, locale = DEFAULT_LOCALE): string {
   const amount = toNumber(value);
   if (amount === null) return String(value);
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount)}%`;
+  return `${numberFormat(locale, { maximumFractionDigits: 2 }).format(amount)}%`;
 }
 
 export function formatNumber(value: FieldValue, locale = DEFAULT_LOCALE): string {
   const amount = toNumber(value);
   if (amount === null) return String(value);
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
+  return numberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
 }
 
 /** A long date, on the one calendar of shared/dates.ts. */

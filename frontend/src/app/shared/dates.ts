@@ -9,6 +9,8 @@
  *   formatting never moves a day again. Times ("6:00 PM") follow the reader's locale.
  */
 
+import { dateTimeFormat } from '../core/intl-formats';
+
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 /** An instant (a check-in's time, as the API answers it): it has a zone. */
@@ -43,7 +45,7 @@ const TIME_OF_DAY = /[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 export function formatMonthYear(value: string | Date, locale?: string): string {
   const parts = calendarDateParts(typeof value === 'string' ? value : value.toISOString());
   if (!parts) return String(value);
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+  return dateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
     Date.UTC(parts.year, parts.month - 1, 1),
   );
 }
@@ -57,7 +59,7 @@ export function formatMonthSpan(earliest: string, latest: string, locale: string
 
 /** A calendar day as a date in the given style ("March 8, 2025", "Mar 2025", "2025"...). */
 export function formatCalendarDay(day: number, locale: string, options: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(day * MS_PER_DAY);
+  return dateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(day * MS_PER_DAY);
 }
 
 /**
@@ -101,15 +103,15 @@ export function yearOfDay(day: number): number {
 
 /** "6:00 PM" or "18:00", by the reader's locale. */
 export function formatClockTime(date: Date, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale, { timeStyle: 'short' }).format(date);
 }
 
 /** "November 23, 2026 at 6:00 PM" or "23 November 2026 at 18:00", by the reader's locale. */
 export function formatDateAndTime(date: Date, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
 }
 
 /** "November 23, 2026", by the reader's locale. */
 export function formatLongDate(date: Date, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(date);
+  return dateTimeFormat(locale, { dateStyle: 'long' }).format(date);
 }

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
+import { DEMO_LINK, ownerQuery, startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The owner pages the service renders with their data count against the reads rate limit
+ * (RATE_LIMIT_READS_PER_MINUTE) like `GET /api/data` and `GET /api/report`: one counter per
+ * address across pages and API reads, refused with 429, `Retry-After` and no CRM call; a page
+ * gets a small HTML page, a client asking for JSON the error body (docs/performance.md,
+ * "Server-rendered owner pages"). Needs the front end's build (its server entry), as the test
+ * runner makes it before the back end's tests.
+ */
+const link = ownerQuery(DEMO_LINK);
+const RATE_LIMITED = {
+  statusCode: 429,
+  code: 'RATE_LIMITED',
+  message: 'Too many requests. Please wait a moment and try again.',
+};
+
+describe('reads rate limit on server-rendered owner pages', () => {
+  let service: TestApp;
+
+  beforeAll(() => {
+    // Without the server build every page is the static index.html, which reads nothing.
+    expect(existsSync(join(__dirname, '..', '..', 'dist', 'frontend', 'server', 'main.server.mjs'))).toBe(
+      true,
+    );
+  });
+
+  beforeEach(async () => {
+    service = await startTestApp({
+      emulator: { model: createDemoModel() },
+      env: { RATE_LIMIT_READS_PER_MINUTE: '3' },
+    });
+  });
+
+  afterEach(async () => {
+    await service.close();
+  });
+
+  it('counts page loads and API reads of one address together, then refuses a page with a 429 page', async () => {
+    const form = await service.get(`/?${link}`);
+    expect(form.status).toBe(200);
+    // Rendered: the page carries its data (the transfer state), so it was a read.
+    expect(await form.text()).toContain('id="ng-state"');
+    expect((await service.get(`/api/data?${link}`)).status).toBe(200);
+    expect((await service.get(`/report?${link}`)).status).toBe(200);
+    service.emulator.clearCalls();
+
+    const refused = await service.get(`/report?${link}`, { Accept: 'text/html,application/xhtml+xml' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(refused.headers.get('cache-control')).toBe('private, no-store');
+    const page = await refused.text();
+    expect(page).toContain('<p role="alert">Too many requests. Please wait a moment and try again.</p>');
+    expect(page).not.toMatch(/<script|\bat\s+\S+\s+\(|Error:/);
+    // Refused before the data was read: nothing reached the CRM.
+    expect(service.emulator.calls).toEqual([]);
+
+    // The API, on the same counter, is refused too.
+    const api = await service.get(`/api/data?${link}`);
+    expect(api.status).toBe(429);
+    expect(await api.json()).toEqual(RATE_LIMITED);
+  });
+
+  it('answers a client that asks for JSON with the error body', async () => {
+    for (let read = 0; read < 3; read += 1)
+      expect((await service.get(`/api/report?${link}`)).status).toBe(200);
+    const refused = await service.get(`/?${link}`, { Accept: 'application/json' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(await refused.json()).toEqual(RATE_LIMITED);
+  });
+
+  it('does not count a page without a link: it reads no data', async () => {
+    for (let load = 0; load < 5; load += 1) expect((await service.get('/')).status).toBe(200);
+    for (let read = 0; read < 3; read += 1) expect((await service.get(`/api/data?${link}`)).status).toBe(200);
+    expect((await service.get(`/api/data?${link}`)).status).toBe(429);
+  });
+});
