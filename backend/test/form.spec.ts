@@ -187,7 +187,16 @@ describe('GET /api/data', () => {
       expect(options['current_stage']?.map((option) => option.label)).toEqual(
         DEMO_STAGES.map((stage) => stage.label),
       );
-      expect(service.emulator.callsTo('OptionValue', 'get')).toHaveLength(1);
+    });
+
+    it('reads the option lists once, then from the schema cache', async () => {
+      await formData();
+      service.emulator.clearCalls();
+
+      const { options } = await formData();
+
+      expect(options['Site_status']).toHaveLength(DEMO_OPTIONS['Site_status']?.length ?? -1);
+      expect(service.emulator.callsTo('OptionValue')).toEqual([]);
     });
 
     it('answers every section and the upload policy', async () => {
@@ -197,7 +206,7 @@ describe('GET /api/data', () => {
       expect(payload.upload).toEqual(UPLOAD_LIMITS);
     });
 
-    it('sends its five reads together, in one round after the checksum', async () => {
+    it('sends its four reads together, in one round after the checksum', async () => {
       await formData();
       service.emulator.clearCalls();
       service.emulator.setLatency(ROUND_TRIP_MS);
@@ -205,13 +214,7 @@ describe('GET /api/data', () => {
       await formData();
 
       const calls = service.emulator.calls;
-      expect(calls.map(name).sort()).toEqual([
-        'Activity.get',
-        'Activity.get',
-        'Contact.get',
-        'Contact.get',
-        'OptionValue.get',
-      ]);
+      expect(calls.map(name).sort()).toEqual(['Activity.get', 'Activity.get', 'Contact.get', 'Contact.get']);
       const arrivals = calls.map((call) => call.at);
       expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(ROUND_TRIP_MS / 2);
     });
@@ -255,14 +258,14 @@ describe('GET /api/data', () => {
     });
 
     it('answers 502 without CRM details when the CRM fails a read', async () => {
-      service.emulator.injectFault({ kind: 'http500', entity: 'OptionValue' });
+      service.emulator.injectFault({ kind: 'http500', entity: 'Activity' });
 
       const response = await service.get(dataPath());
 
       expect(response.status).toBe(502);
       const body = (await response.json()) as ErrorBody;
       expect(body.code).toBe('CRM_UNAVAILABLE');
-      expect(JSON.stringify(body)).not.toMatch(/OptionValue|Injected|http:\/\//);
+      expect(JSON.stringify(body)).not.toMatch(/Activity|Injected|http:\/\//);
     });
   });
 });
