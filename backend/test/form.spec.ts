@@ -238,11 +238,30 @@ describe('GET /api/data', () => {
   });
 
   describe('refusals', () => {
-    it('answers 401 for a wrong checksum and reads nothing of the organization', async () => {
+    it('answers 401 for a wrong checksum and nothing of the organization', async () => {
       const response = await service.get(dataPath({ ...DEMO_LINK, cs: 'wrong' }));
 
       expect(response.status).toBe(401);
-      expect(((await response.json()) as ErrorBody).code).toBe('CHECKSUM_INVALID');
+      expect((await response.json()) as ErrorBody).toEqual({
+        statusCode: 401,
+        code: 'CHECKSUM_INVALID',
+        message: expect.any(String),
+      });
+      // The form's reads travelled with the check, in its one request: nothing was sent after it.
+      const calls = service.emulator.calls;
+      expect(calls.map((call) => call.batchKey?.split(':')[1]).slice(0, 2)).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+      expect(new Set(calls.map((call) => call.at)).size).toBe(1);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 401 for a wrong checksum on a link without orgId, and reads nothing of any organization', async () => {
+      const { orgId: _unused, ...withoutOrg } = { ...DEMO_LINK, cs: 'wrong' };
+      const response = await service.get(dataPath(withoutOrg));
+
+      expect(response.status).toBe(401);
       expect(service.emulator.calls.map(name).sort()).toEqual([
         'Contact.validateChecksum',
         'Relationship.get',
@@ -253,8 +272,37 @@ describe('GET /api/data', () => {
       const response = await service.get(dataPath({ ...DEMO_LINK, orgId: OTHER_ORG_ID }));
 
       expect(response.status).toBe(403);
-      expect(((await response.json()) as ErrorBody).code).toBe('ORG_NOT_ALLOWED');
-      expect(service.emulator.callsTo('Activity')).toEqual([]);
+      expect((await response.json()) as ErrorBody).toEqual({
+        statusCode: 403,
+        code: 'ORG_NOT_ALLOWED',
+        message: expect.any(String),
+      });
+      // One request: the check and the reads the link's parameters allow; nothing after it.
+      expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers a first visit in one CRM request: the checksum check and the form reads as one batch', async () => {
+      await formData(); // warms the schema, option lists and site caches
+      service.app.get(OwnerAccessService).clear();
+      service.emulator.clearCalls();
+      service.emulator.setLatency(ROUND_TRIP_MS);
+
+      const payload = await formData();
+
+      const calls = service.emulator.calls;
+      expect(calls.map((call) => call.batchKey?.split(':')[1]).slice(0, 2)).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+      expect(calls.map(name).slice(2).sort()).toEqual([
+        'Activity.get',
+        'Activity.get',
+        'Contact.get',
+        'Contact.get',
+      ]);
+      expect(new Set(calls.map((call) => call.at)).size).toBe(1);
+      expect(payload.organization.id).toBe(DEMO_ORG_ID);
     });
 
     it('answers 502 without CRM details when the CRM fails a read', async () => {
