@@ -77,7 +77,8 @@ export class OwnerAccessService {
   async authorizeWith<T>(
     link: Partial<OwnerLinkParams>,
     clientAddress: string,
-    read: (access: OwnerAccess) => Promise<T>,
+    /** `authorized` settles once the link is known good: a read awaits it before any further request. */
+    read: (access: OwnerAccess, authorized: Promise<void>) => Promise<T>,
   ): Promise<T> {
     const cid = parseId(link.cid);
     const checksum = typeof link.cs === 'string' ? link.cs : '';
@@ -92,16 +93,30 @@ export class OwnerAccessService {
       !CHECKSUM_SHAPE.test(checksum) ||
       this.grants.has(grantKey(cid, checksum))
     ) {
-      return read(await this.authorize(link, clientAddress));
+      return read(await this.authorize(link, clientAddress), Promise.resolve());
     }
-    let early: Promise<T> | undefined;
-    const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum', () => {
-      early = read({ contactId: cid, orgId });
-      // Awaited below only on success; a failed validation answers its own error, not the read's.
-      early.catch(() => undefined);
+    let confirm = (): void => undefined;
+    let refuse = (_error: unknown): void => undefined;
+    const authorized = new Promise<void>((resolve, reject) => {
+      confirm = resolve;
+      refuse = reject;
     });
-    chooseOrganization(organizations, link.orgId);
-    return early ?? read({ contactId: cid, orgId });
+    authorized.catch(() => undefined);
+    let early: Promise<T> | undefined;
+    try {
+      const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum', () => {
+        early = read({ contactId: cid, orgId }, authorized);
+        // Awaited below only on success; a failed validation answers its own error, not the read's.
+        early.catch(() => undefined);
+      });
+      chooseOrganization(organizations, link.orgId);
+    } catch (error) {
+      // The early read sends nothing more: its next request waits for this.
+      refuse(error);
+      throw error;
+    }
+    confirm();
+    return early ?? read({ contactId: cid, orgId }, authorized);
   }
 
   /**

@@ -21,8 +21,8 @@ export class FormController {
 
   @Get('data')
   data(@Req() request: Request): Promise<FormDataPayload> {
-    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner) =>
-      this.formData.load(owner),
+    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner, authorized) =>
+      this.formData.load(owner, authorized),
     );
   }
 
