@@ -5,8 +5,10 @@ import {
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_STATUS_NAME,
   ACTIVITY_TYPE_NAME,
+  ACTIVITY_CUSTOM_GROUP,
   CONTACT_CUSTOM_GROUP,
 } from '../src/app/crm/crm-names';
+import { PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
 import {
   createDemoModel,
   DEMO_CURRENT_STAGE,
@@ -36,6 +38,11 @@ function dataPath(link: Record<string, string | number> = DEMO_LINK): string {
 
 function name(call: RecordedCall): string {
   return `${call.entity}.${call.action}`;
+}
+
+/** The form's read of check-ins older than its first slice (docs/performance.md, "Bounded answers"). */
+function olderCheckInsRead(call: RecordedCall): boolean {
+  return name(call) === 'Activity.get' && JSON.stringify(call.params['where']).includes('"OR"');
 }
 
 describe('GET /api/data', () => {
@@ -187,7 +194,16 @@ describe('GET /api/data', () => {
       expect(options['current_stage']?.map((option) => option.label)).toEqual(
         DEMO_STAGES.map((stage) => stage.label),
       );
-      expect(service.emulator.callsTo('OptionValue', 'get')).toHaveLength(1);
+    });
+
+    it('reads the option lists once, then from the schema cache', async () => {
+      await formData();
+      service.emulator.clearCalls();
+
+      const { options } = await formData();
+
+      expect(options['Site_status']).toHaveLength(DEMO_OPTIONS['Site_status']?.length ?? -1);
+      expect(service.emulator.callsTo('OptionValue')).toEqual([]);
     });
 
     it('answers every section and the upload policy', async () => {
@@ -197,23 +213,25 @@ describe('GET /api/data', () => {
       expect(payload.upload).toEqual(UPLOAD_LIMITS);
     });
 
-    it('sends its five reads together, in one round after the checksum', async () => {
+    it('sends its four reads together, in one round after the checksum', async () => {
       await formData();
       service.emulator.clearCalls();
       service.emulator.setLatency(ROUND_TRIP_MS);
 
       await formData();
 
-      const calls = service.emulator.calls;
-      expect(calls.map(name).sort()).toEqual([
+      const [first, ...others] = service.emulator.calls;
+      const together = [first!, ...others.filter((call) => call.at - first!.at < ROUND_TRIP_MS / 2)];
+      expect(together.map(name).sort()).toEqual([
         'Activity.get',
         'Activity.get',
         'Contact.get',
         'Contact.get',
-        'OptionValue.get',
       ]);
-      const arrivals = calls.map((call) => call.at);
-      expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(ROUND_TRIP_MS / 2);
+      // After them, at most the older check-ins, for the fields the newest left unsettled.
+      expect(others.filter((call) => !together.includes(call)).map(olderCheckInsRead)).toEqual(
+        others.filter((call) => !together.includes(call)).map(() => true),
+      );
     });
 
     it('writes nothing', async () => {
@@ -235,11 +253,30 @@ describe('GET /api/data', () => {
   });
 
   describe('refusals', () => {
-    it('answers 401 for a wrong checksum and reads nothing of the organization', async () => {
+    it('answers 401 for a wrong checksum and nothing of the organization', async () => {
       const response = await service.get(dataPath({ ...DEMO_LINK, cs: 'wrong' }));
 
       expect(response.status).toBe(401);
-      expect(((await response.json()) as ErrorBody).code).toBe('CHECKSUM_INVALID');
+      expect((await response.json()) as ErrorBody).toEqual({
+        statusCode: 401,
+        code: 'CHECKSUM_INVALID',
+        message: expect.any(String),
+      });
+      // The form's reads travelled with the check, in its one request: nothing was sent after it.
+      const calls = service.emulator.calls;
+      expect(calls.map((call) => call.batchKey?.split(':')[1]).slice(0, 2)).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+      expect(new Set(calls.map((call) => call.at)).size).toBe(1);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers 401 for a wrong checksum on a link without orgId, and reads nothing of any organization', async () => {
+      const { orgId: _unused, ...withoutOrg } = { ...DEMO_LINK, cs: 'wrong' };
+      const response = await service.get(dataPath(withoutOrg));
+
+      expect(response.status).toBe(401);
       expect(service.emulator.calls.map(name).sort()).toEqual([
         'Contact.validateChecksum',
         'Relationship.get',
@@ -250,20 +287,104 @@ describe('GET /api/data', () => {
       const response = await service.get(dataPath({ ...DEMO_LINK, orgId: OTHER_ORG_ID }));
 
       expect(response.status).toBe(403);
-      expect(((await response.json()) as ErrorBody).code).toBe('ORG_NOT_ALLOWED');
-      expect(service.emulator.callsTo('Activity')).toEqual([]);
+      expect((await response.json()) as ErrorBody).toEqual({
+        statusCode: 403,
+        code: 'ORG_NOT_ALLOWED',
+        message: expect.any(String),
+      });
+      // One request: the check and the reads the link's parameters allow; nothing after it.
+      expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
+      expect(service.emulator.writes()).toEqual([]);
+    });
+
+    it('answers a first visit in one CRM request: the checksum check and the form reads as one batch', async () => {
+      await formData(); // warms the schema, option lists and site caches
+      service.app.get(OwnerAccessService).clear();
+      service.emulator.clearCalls();
+      service.emulator.setLatency(ROUND_TRIP_MS);
+
+      const payload = await formData();
+
+      const calls = service.emulator.calls;
+      expect(calls.map((call) => call.batchKey?.split(':')[1]).slice(0, 2)).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+      const batch = calls.filter((call) => call.at === calls[0]!.at);
+      expect(batch.map(name).slice(2).sort()).toEqual([
+        'Activity.get',
+        'Activity.get',
+        'Contact.get',
+        'Contact.get',
+      ]);
+      // Only the older check-ins may follow, once the check passed.
+      expect(calls.filter((call) => !batch.includes(call)).every(olderCheckInsRead)).toBe(true);
+      expect(payload.organization.id).toBe(DEMO_ORG_ID);
     });
 
     it('answers 502 without CRM details when the CRM fails a read', async () => {
-      service.emulator.injectFault({ kind: 'http500', entity: 'OptionValue' });
+      service.emulator.injectFault({ kind: 'http500', entity: 'Activity' });
 
       const response = await service.get(dataPath());
 
       expect(response.status).toBe(502);
       const body = (await response.json()) as ErrorBody;
       expect(body.code).toBe('CRM_UNAVAILABLE');
-      expect(JSON.stringify(body)).not.toMatch(/OptionValue|Injected|http:\/\//);
+      expect(JSON.stringify(body)).not.toMatch(/Activity|Injected|http:\/\//);
     });
+  });
+});
+
+describe('GET /api/data for a co-op with a long history', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({ emulator: { model: createDemoModel() } });
+  });
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  async function formData(): Promise<FormDataPayload> {
+    const response = await service.get(dataPath());
+    expect(response.status).toBe(200);
+    return (await response.json()) as FormDataPayload;
+  }
+
+  it('reads the newest check-ins first, then older ones only for the fields still unsettled: the same prefill as reading all', async () => {
+    const before = await formData();
+    // Newer than the demo history: each gives one answer, so the older values still show.
+    for (let day = 1; day <= PREFILL_FIRST_SLICE + 5; day += 1) {
+      service.emulator.model.api4('Activity', 'create', {
+        values: {
+          'activity_type_id:name': ACTIVITY_TYPE_NAME,
+          'status_id:name': ACTIVITY_STATUS_NAME,
+          subject: 'Organizing check-in',
+          activity_date_time: `2027-01-${String(day).padStart(2, '0')} 09:00:00`,
+          source_contact_id: DEMO_PERSON_ID,
+          target_contact_id: [DEMO_ORG_ID],
+          [`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`]: day,
+        },
+      });
+    }
+    service.emulator.clearCalls();
+
+    const after = await formData();
+
+    const newest = `2027-01-${PREFILL_FIRST_SLICE + 5} 09:00:00`;
+    expect(after.prefill).toEqual({ ...before.prefill, Steering_committee_size: PREFILL_FIRST_SLICE + 5 });
+    expect(after.lastGiven).toEqual({
+      ...before.lastGiven,
+      Steering_committee_size: new Date(`${newest.replace(' ', 'T')}Z`).toISOString(),
+    });
+    const lists = service.emulator.callsTo('Activity', 'get').filter((call) => call.params['limit'] !== 1);
+    expect(lists).toHaveLength(2);
+    expect(lists[0]?.params['limit']).toBe(PREFILL_FIRST_SLICE);
+    // The older check-ins: none of the first slice again, and no column the first slice settled.
+    expect(lists[1]?.params['limit']).toBeUndefined();
+    expect(JSON.stringify(lists[1]?.params['where'])).toContain('"OR"');
+    expect(lists[1]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
   });
 });
 

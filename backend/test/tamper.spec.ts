@@ -146,10 +146,16 @@ describe('tampering with every route (live mode against the CRM emulator)', () =
       expect(test.emulator.calls).toEqual([]);
     });
 
-    it('sends nothing to the CRM after a failed checksum check but the check itself', async () => {
+    it('sends nothing to the CRM after a failed checksum check: only the check and the reads travelling in its request', async () => {
       await send({ ...DEMO_LINK, cs: 'wrong' });
-      const calls = test.emulator.calls.map((call) => `${call.entity}.${call.action}`).sort();
-      expect(calls).toEqual(['Contact.validateChecksum', 'Relationship.get']);
+      const calls = test.emulator.calls;
+      expect(calls.slice(0, 2).map((call) => `${call.entity}.${call.action}`)).toEqual([
+        'Contact.validateChecksum',
+        'Relationship.get',
+      ]);
+      // One request (docs/decisions.md, "Organization access"): reads only, nothing after it.
+      expect(new Set(calls.map((call) => call.at)).size).toBe(1);
+      expect(calls.slice(2).every((call) => call.action === 'get')).toBe(true);
     });
   });
 

@@ -5,7 +5,9 @@
  *   build (front end, back end) → backend/bench/*.bench.ts (jest as the TypeScript runner; each
  *   starts what it measures: the service, the CRM emulator) → the links page's Lighthouse bench
  *   (when tools/bench/links-lighthouse.mjs is present) → the owner pages on a throttled phone
- *   with Lighthouse's mobile preset (tools/bench/phone.mjs) → summary
+ *   with Lighthouse's mobile preset (tools/bench/phone.mjs) → the check-in reads on a real CiviCRM
+ *   seeded with five years of data (tools/bench/crm-scale.mjs, when ../shared/civicrm is there)
+ *   → summary
  *
  * Each bench writes dist/bench/<name>.json; the summary reads their `figures` (see
  * backend/bench/bench-output.ts), prints a PASS/MISS table and writes dist/bench/summary.json.
@@ -73,6 +75,21 @@ async function runPhoneBenchIfPresent() {
 }
 
 // --- summary ----------------------------------------------------------------------------------
+/**
+ * The real-CiviCRM scale bench (docs/performance.md, "One request per page read"): it starts a
+ * CiviCRM from ../shared/civicrm (CIVICRM_SH) and seeds it once, so it runs only where that is.
+ */
+function runCrmScaleIfPossible() {
+  const civicrmSh = process.env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh');
+  const label = 'check-in reads on a real CiviCRM with five years of data (tools/bench/crm-scale.mjs)';
+  if (!existsSync(civicrmSh)) {
+    process.stdout.write(
+      `\n── ${label}\nskipped: no ${civicrmSh} (set CIVICRM_SH to a civicrm.sh to run it)\n`,
+    );
+    return;
+  }
+  run(label, process.execPath, [join(root, 'tools', 'bench', 'crm-scale.mjs')], { CIVICRM_SH: civicrmSh });
+}
 
 function figuresOf(result) {
   if (Array.isArray(result.figures)) return result.figures;
@@ -178,6 +195,7 @@ run(
 if (jestArgs.length === 0) {
   await runLinksLighthouseIfPresent();
   await runPhoneBenchIfPresent();
+  runCrmScaleIfPossible();
 }
 const summary = summarize();
 process.exitCode = failedSteps.length === 0 && summary.missed === 0 ? 0 : 1;

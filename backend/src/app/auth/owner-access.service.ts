@@ -66,6 +66,60 @@ export class OwnerAccessService {
   }
 
   /**
+   * authorize(), then `read` for the access it grants, with the CRM calls of both in one request
+   * when the link is not yet known: docs/decisions.md, "Organization access", lets reads that need
+   * only the link's parameters travel with the validation. `read` must only read: it starts in the
+   * same turn as the validation and the relationship read (so the CRM client sends them as one
+   * batch), for the person and organization the link names; its answer is awaited, and returned,
+   * only once the checksum is valid and the organization is the person's. A link without orgId,
+   * or one already validated, costs no extra call, and is read after authorizing.
+   */
+  async authorizeWith<T>(
+    link: Partial<OwnerLinkParams>,
+    clientAddress: string,
+    /** `authorized` settles once the link is known good: a read awaits it before any further request. */
+    read: (access: OwnerAccess, authorized: Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    const cid = parseId(link.cid);
+    const checksum = typeof link.cs === 'string' ? link.cs : '';
+    const orgId = link.orgId === undefined || link.orgId === '' ? null : parseId(link.orgId);
+    const namesAnother =
+      link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid;
+    // Reads go early only for a link that can pass: one already refused by its own parameters waits.
+    if (
+      cid === null ||
+      orgId === null ||
+      namesAnother ||
+      !CHECKSUM_SHAPE.test(checksum) ||
+      this.grants.has(grantKey(cid, checksum))
+    ) {
+      return read(await this.authorize(link, clientAddress), Promise.resolve());
+    }
+    let confirm = (): void => undefined;
+    let refuse = (_error: unknown): void => undefined;
+    const authorized = new Promise<void>((resolve, reject) => {
+      confirm = resolve;
+      refuse = reject;
+    });
+    authorized.catch(() => undefined);
+    let early: Promise<T> | undefined;
+    try {
+      const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum', () => {
+        early = read({ contactId: cid, orgId }, authorized);
+        // Awaited below only on success; a failed validation answers its own error, not the read's.
+        early.catch(() => undefined);
+      });
+      chooseOrganization(organizations, link.orgId);
+    } catch (error) {
+      // The early read sends nothing more: its next request waits for this.
+      refuse(error);
+      throw error;
+    }
+    confirm();
+    return early ?? read({ contactId: cid, orgId }, authorized);
+  }
+
+  /**
    * The organizations a valid link's person is the primary contact of, whatever orgId says: for
    * the page that asks a person with several co-ops which one they mean. Same checksum rules,
    * cache and failure limit as authorize().
@@ -91,6 +145,8 @@ export class OwnerAccessService {
     checksum: string,
     clientAddress: string,
     counter: 'checksum' | 'preview-checksum',
+    /** Reads to start in the same turn as the validation's calls (authorizeWith). */
+    alongside?: () => void,
   ): Promise<number[]> {
     const key = grantKey(cid, checksum);
     const cached = this.grants.get(key);
@@ -101,10 +157,12 @@ export class OwnerAccessService {
     let valid: boolean;
     let organizations: number[];
     try {
-      [valid, organizations] = await Promise.all([
+      const validation = Promise.all([
         this.contacts.validateChecksum(cid, checksum),
         this.contacts.primaryContactOrganizations(cid),
       ]);
+      alongside?.();
+      [valid, organizations] = await validation;
     } catch (error) {
       // The CRM could not say: that is no wrong guess (an outage must not lock owners out).
       await this.rateLimits.releaseAttempt(counter, clientAddress);

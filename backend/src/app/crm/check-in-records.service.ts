@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValues } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
-import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
+import { type Api4Condition, CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { crmLocalTimeToIso } from '@checkin/contract';
 import { checkInsOf } from './check-in-filter';
 import { ACTIVITY_STAGE_FIELD } from './crm-names';
@@ -34,6 +34,13 @@ export interface CheckInRecord {
 export interface ExtraColumns {
   select?: readonly string[];
   join?: readonly unknown[];
+}
+
+/** A slice of the check-in list: at most `limit` of them, only those older than `olderThan`. */
+export interface CheckInWindow {
+  limit?: number;
+  /** A check-in the slice starts after, in the list's order (date, then id, newest first). */
+  olderThan?: { crmDate: string; id: number };
 }
 
 /**
@@ -77,13 +84,33 @@ export class CheckInRecordsService {
     };
   }
 
-  /** Every check-in of the organization, newest first (date, then id). */
+  /** Every check-in of the organization (or the window's slice of them), newest first (date, then id). */
   async listCheckIns(
     orgId: number,
     fields: readonly FieldConfig[],
     extra: ExtraColumns = {},
+    window: CheckInWindow = {},
   ): Promise<CheckInRecord[]> {
     const checkIns = checkInsOf(orgId);
+    const { olderThan } = window;
+    // Keyset, not offset: a check-in recorded between two slices neither repeats nor hides one.
+    const after: Api4Condition[] = olderThan
+      ? [
+          [
+            'OR',
+            [
+              ['activity_date_time', '<', olderThan.crmDate],
+              [
+                'AND',
+                [
+                  ['activity_date_time', '=', olderThan.crmDate],
+                  ['id', '<', olderThan.id],
+                ],
+              ],
+            ],
+          ],
+        ]
+      : [];
     const [rows, timeZone] = await Promise.all([
       this.crm.api4('Activity', 'get', {
         select: [
@@ -94,8 +121,9 @@ export class CheckInRecordsService {
           ...(extra.select ?? []),
         ],
         join: [...checkIns.join, ...fileJoinsFor(fields, crmNameOf), ...(extra.join ?? [])],
-        where: checkIns.where,
+        where: [...checkIns.where, ...after],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+        ...(window.limit === undefined ? {} : { limit: window.limit }),
       }),
       this.site.timeZone(),
     ]);

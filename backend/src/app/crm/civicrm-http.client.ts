@@ -64,9 +64,9 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     if (!this.pool.closed && !this.pool.destroyed) await this.pool.close();
   }
 
-  /** Reads started together go out together, as one batch (CrmCallBatcher); writes alone. */
+  /** Reads (and checksum checks) started together go out together, as one batch (CrmCallBatcher); writes alone. */
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
-    if (READ_ACTIONS.has(action)) return this.batcher.add<T>([entity, action, params]);
+    if (BATCHED_ACTIONS.has(action)) return this.batcher.add<T>([entity, action, params]);
     return this.single<T>(entity, action, params);
   }
 
@@ -304,6 +304,13 @@ const FORM_CONTENT_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' 
  * it is called for its effect.
  */
 const READ_ACTIONS: ReadonlySet<string> = new Set(['get', 'getFields', 'getActions']);
+
+/**
+ * What may join a batch of reads: the reads, and `validateChecksum`, which changes nothing (it
+ * must be POST, and a batch always is). An owner's first request sends its checksum check with
+ * its reads (docs/decisions.md, "Organization access"; OwnerAccessService.authorizeWith).
+ */
+const BATCHED_ACTIONS: ReadonlySet<string> = new Set([...READ_ACTIONS, 'validateChecksum']);
 
 /**
  * X-Civi-Auth carries the API key for CiviCRM; when a webserver in front of the CRM demands

@@ -24,6 +24,8 @@ import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } fro
 const VALUE_FORMAT_SETTINGS = ['defaultCurrency', 'lcMessages'];
 /** How long CiviCRM's defaults stand in for settings that could not be read. */
 const FAILED_SETTINGS_RETRY_MS = 60_000;
+/** Distinct sets of option groups the pages ask for (the form's, the report's, submit's). */
+const MAX_OPTION_GROUP_SETS = 32;
 
 /** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
 export interface CustomFieldMetadata {
@@ -73,6 +75,8 @@ export class CrmSchemaService {
   private readonly metadataCache: LRUCache<'custom-fields', Map<string, CustomFieldMetadata>>;
   private readonly metadataCacheMs: number;
   private readonly valueFormatCache: LRUCache<'value-format', ValueFormatSettings>;
+  /** Active options by option group, keyed by the sorted group ids a read asked for. */
+  private readonly optionCache: LRUCache<string, Map<number, OptionItem[]>>;
   private readonly logger = new Logger('CrmSchema');
 
   constructor(
@@ -86,6 +90,13 @@ export class CrmSchemaService {
       fetchMethod: () => this.fetchCustomFields(),
     });
     this.metadataCacheMs = config.schemaCacheMs;
+    // Option lists are schema too: kept as long as the field metadata, so a page or a submit that
+    // checks a select answer costs no CRM call for them (docs/performance.md, "Option lists").
+    this.optionCache = new LRUCache({
+      max: MAX_OPTION_GROUP_SETS,
+      ttl: config.schemaCacheMs,
+      fetchMethod: (key) => this.fetchOptions(key.split(',').map(Number)),
+    });
     this.valueFormatCache = new LRUCache({
       max: 1,
       ttl: config.schemaCacheMs,
@@ -128,6 +139,20 @@ export class CrmSchemaService {
     const groupIds = [...new Set([...groupByField.values(), ...(stageGroupId ? [stageGroupId] : [])])];
     if (groupIds.length === 0) return { options: {}, stages: [] };
 
+    const key = [...groupIds].sort((a, b) => a - b).join(',');
+    const byGroup = (await this.optionCache.fetch(key, {
+      forceRefresh: this.metadataCacheMs <= 0,
+    })) as Map<number, OptionItem[]>;
+    const options: OptionMap = {};
+    // Copies: the cached lists are shared by every page.
+    for (const [fieldName, groupId] of groupByField) options[fieldName] = [...(byGroup.get(groupId) ?? [])];
+    const stageItems = stageGroupId ? [...(byGroup.get(stageGroupId) ?? [])] : [];
+    options[CURRENT_STAGE_FIELD_NAME] = stageItems;
+    return { options, stages: rankStages(stageItems) };
+  }
+
+  /** One OptionValue read for the groups, their active options in weight order. */
+  private async fetchOptions(groupIds: readonly number[]): Promise<Map<number, OptionItem[]>> {
     const rows = await this.crm.api4<OptionValueRow & Record<string, unknown>>('OptionValue', 'get', {
       select: ['option_group_id', 'value', 'label', 'name', 'weight'],
       where: [
@@ -142,11 +167,7 @@ export class CrmSchemaService {
       list.push({ value: String(row.value), label: row.label, name: row.name });
       byGroup.set(row.option_group_id, list);
     }
-    const options: OptionMap = {};
-    for (const [fieldName, groupId] of groupByField) options[fieldName] = byGroup.get(groupId) ?? [];
-    const stageItems = stageGroupId ? (byGroup.get(stageGroupId) ?? []) : [];
-    options[CURRENT_STAGE_FIELD_NAME] = stageItems;
-    return { options, stages: rankStages(stageItems) };
+    return byGroup;
   }
 
   private async fetchValueFormat(options: { ttl?: number }): Promise<ValueFormatSettings> {

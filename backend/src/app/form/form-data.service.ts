@@ -6,7 +6,7 @@ import {
   type FormDataPayload,
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckInRecordsService } from '../crm/check-in-records.service';
+import { type CheckInRecord, CheckInRecordsService } from '../crm/check-in-records.service';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { StageService, toStageInfo } from '../crm/stage.service';
@@ -14,7 +14,16 @@ import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
 import { CLEARED_FIELDS_FIELD } from './cleared-answers';
-import { activityPrefill } from './prefill';
+import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
+
+/**
+ * Check-ins the form reads with its other reads: enough to settle every prefilled field for most
+ * co-ops, few enough that the answer stays small (docs/performance.md, "Bounded answers").
+ */
+export const PREFILL_FIRST_SLICE = 25;
+
+/** The activity-bound fields the form prefills: the others need no column. */
+const PREFILLED_ACTIVITY_FIELDS = ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled);
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -30,18 +39,30 @@ export class FormDataService {
     private readonly schema: CrmSchemaService,
   ) {}
 
-  async load({ contactId, orgId }: OwnerAccess): Promise<FormDataPayload> {
+  /**
+   * `authorized` settles once the link is known good (OwnerAccessService.authorizeWith, which
+   * starts this with the link's check): the older check-ins are asked for only after it.
+   */
+  async load(
+    { contactId, orgId }: OwnerAccess,
+    authorized: Promise<void> = Promise.resolve(),
+  ): Promise<FormDataPayload> {
     const [contact, organization, checkins, stageValue, { options, stages }, valueFormat] = await Promise.all(
       [
         this.identity(contactId),
         this.records.readOrganization(orgId, CONTACT_FIELDS),
-        this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+        this.records.listCheckIns(
+          orgId,
+          PREFILLED_ACTIVITY_FIELDS,
+          { select: [CLEARED_FIELDS_FIELD] },
+          { limit: PREFILL_FIRST_SLICE },
+        ),
         this.stages.currentStageValue(orgId),
         this.schema.options(ALL_FIELDS),
         this.schema.valueFormat(),
       ],
     );
-    const fromCheckIns = activityPrefill(checkins);
+    const fromCheckIns = await this.activityPrefill(orgId, checkins, authorized);
     return {
       formId: FORM_ID,
       contact,
@@ -56,6 +77,34 @@ export class FormDataService {
       lastGiven: fromCheckIns.lastGiven,
       valueFormat,
     };
+  }
+
+  /**
+   * The newest value of each prefilled field (prefill.ts), read without every check-in's every
+   * column: the newest slice comes with the form's other reads; only when it leaves a field
+   * unsettled and there are older check-ins, those are read, with the unsettled fields' columns
+   * only. Same answer as reading them all.
+   */
+  private async activityPrefill(
+    orgId: number,
+    newest: readonly CheckInRecord[],
+    authorized: Promise<void>,
+  ): Promise<ActivityPrefill> {
+    const prefill = new ActivityPrefillBuilder();
+    prefill.add(newest);
+    const unsettled = PREFILLED_ACTIVITY_FIELDS.filter((field) => !prefill.isSettled(field.name));
+    const oldest = newest.at(-1);
+    if (newest.length === PREFILL_FIRST_SLICE && unsettled.length > 0 && oldest) {
+      await authorized;
+      const older = await this.records.listCheckIns(
+        orgId,
+        unsettled,
+        { select: [CLEARED_FIELDS_FIELD] },
+        { olderThan: { crmDate: String(oldest.row['activity_date_time']), id: oldest.id } },
+      );
+      prefill.add(older);
+    }
+    return prefill.result();
   }
 
   /** First and last name, and the primary email through the email_primary join (docs/product-rules.md, "CRM names"). */

@@ -1,29 +1,34 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req, UseGuards } from '@nestjs/common';
 import type { FormDataPayload, SubmitResponse } from '@checkin/contract';
-import { Owner, OwnerAccessGuard } from '../auth/owner-access.guard';
-import type { OwnerAccess } from '../auth/owner-access.service';
+import type { Request } from 'express';
+import { clientAddress, linkParams, Owner, OwnerAccessGuard } from '../auth/owner-access.guard';
+import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
 import { FormDataService } from './form-data.service';
 import { SubmitService } from './submit.service';
 
 /**
  * The owner's check-in form: GET /api/data?cid&cs&contactId&orgId loads it, POST /api/submit
- * records it. The guard has checked the link before either handler runs.
+ * records it. Submit runs after the guard has checked the link; the form's reads go out with the
+ * link's check (OwnerAccessService.authorizeWith) and are answered only once it passed.
  */
 @Controller('api')
-@UseGuards(OwnerAccessGuard)
 export class FormController {
   constructor(
     private readonly formData: FormDataService,
     private readonly submissions: SubmitService,
+    private readonly access: OwnerAccessService,
   ) {}
 
   @Get('data')
-  data(@Owner() access: OwnerAccess): Promise<FormDataPayload> {
-    return this.formData.load(access);
+  data(@Req() request: Request): Promise<FormDataPayload> {
+    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner, authorized) =>
+      this.formData.load(owner, authorized),
+    );
   }
 
   /** The body is validated against the field configuration in SubmitService, not by a DTO. */
   @Post('submit')
+  @UseGuards(OwnerAccessGuard)
   @HttpCode(HttpStatus.CREATED)
   submit(@Owner() access: OwnerAccess, @Body() body: unknown): Promise<SubmitResponse> {
     return this.submissions.submit(access, body);

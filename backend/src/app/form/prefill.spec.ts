@@ -1,6 +1,6 @@
 import type { CheckInRecord } from '../crm/check-in-records.service';
 import { CLEARED_FIELDS_FIELD } from './cleared-answers';
-import { activityPrefill, buildPrefill } from './prefill';
+import { activityPrefill, ActivityPrefillBuilder, buildPrefill } from './prefill';
 
 function checkin(id: number, date: string, values: CheckInRecord['values'], cleared?: string): CheckInRecord {
   return { id, date, stageValue: null, values, row: cleared ? { [CLEARED_FIELDS_FIELD]: cleared } : {} };
@@ -69,5 +69,36 @@ describe('activityPrefill', () => {
       checkin(1, '2024-03-20T11:00:00', { Store_size_sqft: 6000 }),
     ]);
     expect(values).toEqual({ Store_size_sqft: 6000 });
+  });
+});
+
+describe('ActivityPrefillBuilder', () => {
+  const newestFirst = [
+    checkin(5, '2026-11-01T09:00:00', { Site_status: '2' }),
+    checkin(4, '2026-10-02T14:00:00', {}, 'Store_size_sqft'),
+    checkin(3, '2026-07-15T18:30:00', { Business_plan: { id: 9 } }),
+    checkin(2, '2025-01-20T11:00:00', {
+      Store_size_sqft: 6000,
+      Site_status: '1',
+      Steering_committee_size: 8,
+    }),
+    checkin(1, '2024-01-20T11:00:00', { Steering_committee_size: 5, Business_plan: { id: 2 } }),
+  ];
+
+  it.each([1, 2, 3, 4])('answers what activityPrefill answers when fed in slices after %i', (cut) => {
+    const prefill = new ActivityPrefillBuilder();
+    prefill.add(newestFirst.slice(0, cut));
+    prefill.add(newestFirst.slice(cut));
+    expect(prefill.result()).toEqual(activityPrefill(newestFirst));
+  });
+
+  it('says which fields a slice settled: given, cleared or never prefilled', () => {
+    const prefill = new ActivityPrefillBuilder();
+    prefill.add(newestFirst.slice(0, 2));
+    expect(
+      ['Site_status', 'Store_size_sqft', 'Organizing_notes', 'Business_plan'].map((name) =>
+        prefill.isSettled(name),
+      ),
+    ).toEqual([true, true, true, false]);
   });
 });

@@ -22,19 +22,40 @@ export interface ActivityPrefill {
  * are left out. `checkinsNewestFirst` must be newest first, as listCheckIns returns them.
  */
 export function activityPrefill(checkinsNewestFirst: readonly CheckInRecord[]): ActivityPrefill {
-  const values: FieldValues = {};
-  const lastGiven: Record<string, string> = {};
-  const settled = new Set<string>(NEVER_PREFILLED);
-  for (const checkin of checkinsNewestFirst) {
-    for (const [name, value] of Object.entries(checkin.values)) {
-      if (settled.has(name)) continue;
-      settled.add(name);
-      values[name] = value;
-      lastGiven[name] = checkin.date;
+  const prefill = new ActivityPrefillBuilder();
+  prefill.add(checkinsNewestFirst);
+  return prefill.result();
+}
+
+/**
+ * activityPrefill() fed slice by slice, newest slice first: a field is settled by the first
+ * check-in that gives or clears it, so older check-ins only matter for the fields still unsettled
+ * (FormDataService reads them only for those).
+ */
+export class ActivityPrefillBuilder {
+  private readonly values: FieldValues = {};
+  private readonly lastGiven: Record<string, string> = {};
+  private readonly settled = new Set<string>(NEVER_PREFILLED);
+
+  add(checkinsNewestFirst: readonly CheckInRecord[]): void {
+    for (const checkin of checkinsNewestFirst) {
+      for (const [name, value] of Object.entries(checkin.values)) {
+        if (this.settled.has(name)) continue;
+        this.settled.add(name);
+        this.values[name] = value;
+        this.lastGiven[name] = checkin.date;
+      }
+      for (const name of clearedFieldsOf(checkin.row)) this.settled.add(name);
     }
-    for (const name of clearedFieldsOf(checkin.row)) settled.add(name);
   }
-  return { values, lastGiven };
+
+  isSettled(fieldName: string): boolean {
+    return this.settled.has(fieldName);
+  }
+
+  result(): ActivityPrefill {
+    return { values: { ...this.values }, lastGiven: { ...this.lastGiven } };
+  }
 }
 
 /**

@@ -12,12 +12,7 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { clearedFieldsValue } from './cleared-answers';
 import { RecentResults } from './recent-results';
 import { SubmissionLock } from './submission-lock';
-import {
-  CHECK_IN_SUBJECT,
-  checkInActivityValues,
-  type CrmValues,
-  splitSubmission,
-} from './submission-mapping';
+import { CHECK_IN_SUBJECT, checkInActivityValues, splitSubmission } from './submission-mapping';
 import { fieldsNeedingOptions, parseSubmission, validateValues } from './submission-validation';
 import { SubmittedFiles } from './submitted-files';
 
@@ -27,7 +22,9 @@ const REMEMBERED_SUBMISSIONS = 1_000;
 /**
  * POST /api/submit (README, "Submit"). After validation: first the idempotency lookup alongside
  * the organization's contact update, then, only when no activity carries this submissionId yet,
- * the activity create, then a check that exactly one activity carries it. Writes are never
+ * the activity create, then a check that exactly one activity carries it. The lookup and the
+ * update travel as one APIv4 batch, the create and the check as another: two CiviCRM requests in
+ * all, the calls in that order (docs/performance.md, "Submit in two requests"). Writes are never
  * retried: the browser retries with the same submissionId and finds what an earlier attempt
  * recorded (docs/decisions.md, "Idempotent submit").
  *
@@ -88,10 +85,14 @@ export class SubmitService {
     const { contactValues, activityValues: answered } = splitSubmission(values);
     const activityValues = { ...answered, ...clearedFieldsValue(values) };
     const updatesContact = Object.keys(contactValues).length > 0;
-    const [recorded, contactUpdate, site] = await Promise.allSettled([
-      this.findRecorded(access.orgId, submissionId),
-      updatesContact ? this.updateOrganization(access.orgId, contactValues) : Promise.resolve(),
-      this.site.info(),
+    // Round one: the lookup and the contact update, one batch (the site info is cached by then).
+    const [{ recorded, contactUpdate }, site] = await Promise.all([
+      this.checkIns.findAndUpdateOrganization(
+        access.orgId,
+        submissionId,
+        updatesContact ? contactValues : null,
+      ),
+      settled(this.site.info()),
     ]);
     if (contactUpdate.status === 'rejected') throw contactUpdate.reason;
     if (recorded.status === 'rejected') {
@@ -108,17 +109,20 @@ export class SubmitService {
     // Seconds, as the CRM keeps them; written as the CRM's wall clock in its own zone.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
     const crmTime = toCrmLocalTime(at, site.value.timeZone);
-    try {
-      await this.createActivity(
-        checkInActivityValues({
-          personId: access.contactId,
-          orgId: access.orgId,
-          submissionId,
-          activityValues,
-          at: crmTime,
-        }),
-      );
-    } catch (error) {
+    // Round two: the create and, after it in the same batch, the check that one activity has the id.
+    const { created, recorded: afterCreate } = await this.checkIns.createCheckInAndFind(
+      checkInActivityValues({
+        personId: access.contactId,
+        orgId: access.orgId,
+        submissionId,
+        activityValues,
+        at: crmTime,
+      }),
+      access.orgId,
+      submissionId,
+    );
+    if (created.status === 'rejected') {
+      const error = created.reason;
       if (error instanceof CrmError && error.isTimeout) {
         this.recheckLater(access.orgId, submissionId);
       } else if (error instanceof CrmError) {
@@ -126,8 +130,9 @@ export class SubmitService {
       }
       throw this.activityNotSaved(error, updatesContact);
     }
+    if (afterCreate.status === 'rejected') throw afterCreate.reason;
     // Another instance may have created the same submission meanwhile: keep one.
-    return this.keepOldest(await this.findRecorded(access.orgId, submissionId));
+    return this.keepOldest(afterCreate.value);
   }
 
   /** Every check-in an attempt of this submission recorded, on any instance, oldest first. */
@@ -177,14 +182,6 @@ export class SubmitService {
     }
   }
 
-  private updateOrganization(orgId: number, values: CrmValues): Promise<void> {
-    return this.checkIns.updateOrganization(orgId, values);
-  }
-
-  private createActivity(values: CrmValues): Promise<number> {
-    return this.checkIns.createCheckIn(values);
-  }
-
   /**
    * The check-in was not recorded (README, "Submit"). The browser keeps the draft; a retry with
    * the same submissionId finds the activity if the CRM did create it after all.
@@ -199,6 +196,13 @@ export class SubmitService {
       `${saved} check-in itself could not be recorded. Your answers are kept on this page: please submit again in a minute.`,
     );
   }
+}
+
+function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return promise.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
 }
 
 /**

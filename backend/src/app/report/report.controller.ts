@@ -1,23 +1,29 @@
-import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Req } from '@nestjs/common';
 import type { ReportPayload } from '@checkin/contract';
-import { Owner, OwnerAccessGuard } from '../auth/owner-access.guard';
-import type { OwnerAccess } from '../auth/owner-access.service';
+import type { Request } from 'express';
+import { clientAddress, linkParams } from '../auth/owner-access.guard';
+import { OwnerAccessService } from '../auth/owner-access.service';
 import { ReportService } from './report.service';
 
 /**
- * `GET /api/report?cid&cs&contactId&orgId`: the organization's check-in history. The guard
- * verifies the checksum and resolves the organization through the 'Primary Contact'
- * relationship before anything is read.
+ * `GET /api/report?cid&cs&contactId&orgId`: the organization's check-in history. The checksum is
+ * verified and the organization resolved through the 'Primary Contact' relationship before
+ * anything is answered; the history's reads travel with that check
+ * (OwnerAccessService.authorizeWith).
  */
 @Controller('api/report')
 export class ReportController {
-  constructor(private readonly reports: ReportService) {}
+  constructor(
+    private readonly reports: ReportService,
+    private readonly access: OwnerAccessService,
+  ) {}
 
   @Get()
-  @UseGuards(OwnerAccessGuard)
   // The history is personal: no shared cache may keep it.
   @Header('Cache-Control', 'no-store')
-  report(@Owner() owner: OwnerAccess): Promise<ReportPayload> {
-    return this.reports.reportFor(owner.orgId);
+  report(@Req() request: Request): Promise<ReportPayload> {
+    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner) =>
+      this.reports.reportFor(owner.orgId),
+    );
   }
 }

@@ -437,6 +437,7 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
     })
   ).rows;
   digest['Int overflow'] = [overflow.status, overflow.error, bare?.[`${G}.Count`], bare?.[`${G}.Amount`]];
+  digest['batch with writes'] = await writeBatchAnswers(target, G, person['id'], suffix);
 
   // APIv3 Attachment.get.
   const v3 = (params: Row) =>
@@ -563,6 +564,20 @@ const BASE_EXPECTED = {
   },
   'target join': { 'list: count, same order': [4, true], 'newest with a value: same': [1, true] },
   'Int overflow': [500, 'DB Error: unknown error', null, null],
+  'batch with writes': {
+    'create then get': [
+      200,
+      ['0:Activity.create', '1:Activity.get'],
+      true,
+      { count: 1, rows: [{ 'G.Count': '7', subject: 'batched SUFFIX' }] },
+    ],
+    'refused create then get': [
+      200,
+      { error_message: 'DB Error: unknown error', status: 500 },
+      { count: 1, rows: [{ 'G.Count': 'null', subject: 'batched overflow SUFFIX' }] },
+    ],
+    'get then update': [200, { count: 1, rows: [{ 'G.Count': '7', subject: 'batched SUFFIX' }] }, 1],
+  },
   auth: [200, 0, 403, 401, 'text/plain', 'HTTP 401 Invalid credential'],
 };
 
@@ -690,6 +705,97 @@ const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
     },
   },
 };
+
+/**
+ * Submit's two batches (docs/performance.md, "Submit in two requests"): a write and then a read
+ * in one batch. The read sees the write made before it in the same request; a refused create
+ * (an Int overflow) fails alone with its own error envelope, its row saved without custom values,
+ * and the read after it still runs; a contact update travels beside a read.
+ */
+async function writeBatchAnswers(
+  target: Target,
+  G: string,
+  personId: unknown,
+  suffix: string,
+): Promise<unknown> {
+  const send = async (calls: unknown) => {
+    const answer = await call(target, '/civicrm/ajax/api4', { calls: JSON.stringify(calls) });
+    return { status: answer.status, body: JSON.parse(answer.text) as Record<string, Row> };
+  };
+  const created = (subject: string, count: number) => [
+    'Activity',
+    'create',
+    {
+      values: {
+        activity_type_id: 1,
+        source_contact_id: personId,
+        subject,
+        [`${G}.Count`]: count,
+      },
+    },
+  ];
+  const bySubject = (subject: string) => [
+    'Activity',
+    'get',
+    { select: ['subject', `${G}.Count`], where: [['subject', '=', subject]], orderBy: { id: 'ASC' } },
+  ];
+  const summary = (envelope: Row | undefined) => {
+    if (!envelope) return 'absent';
+    if (!Array.isArray(envelope['values'])) {
+      return { error_message: envelope['error_message'], status: envelope['status'] };
+    }
+    const rows = envelope['values'] as Row[];
+    return {
+      count: envelope['count'],
+      rows: rows.map((row) =>
+        Object.fromEntries(
+          Object.entries(row)
+            .filter(([key]) => key === 'subject' || key === `${G}.Count`)
+            .map(([key, value]) => [key.replace(G, 'G'), String(value).replace(suffix, 'SUFFIX')]),
+        ),
+      ),
+    };
+  };
+  const worked = await send({
+    '0:Activity.create': created(`batched ${suffix}`, 7),
+    '1:Activity.get': bySubject(`batched ${suffix}`),
+  });
+  const refused = await send({
+    '0:Activity.create': created(`batched overflow ${suffix}`, 3000000000),
+    '1:Activity.get': bySubject(`batched overflow ${suffix}`),
+  });
+  const beside = await send({
+    '0:Activity.get': bySubject(`batched ${suffix}`),
+    '1:Contact.update': [
+      'Contact',
+      'update',
+      { values: { job_title: 'Batched' }, where: [['id', '=', personId]] },
+    ],
+  });
+  const updated = beside.body['1:Contact.update']?.['values'];
+  const createdOne = (envelope: Row | undefined) => {
+    const rows = envelope?.['values'];
+    return Array.isArray(rows) && rows.length === 1 && typeof (rows[0] as Row)['id'] === 'number';
+  };
+  return {
+    'create then get': [
+      worked.status,
+      Object.keys(worked.body),
+      createdOne(worked.body['0:Activity.create']),
+      summary(worked.body['1:Activity.get']),
+    ],
+    'refused create then get': [
+      refused.status,
+      summary(refused.body['0:Activity.create']),
+      summary(refused.body['1:Activity.get']),
+    ],
+    'get then update': [
+      beside.status,
+      summary(beside.body['0:Activity.get']),
+      Array.isArray(updated) ? updated.length : updated,
+    ],
+  };
+}
 
 /** Real CiviCRMs named in the environment, if any. */
 function realTargets(): Target[] {
