@@ -14,8 +14,9 @@
  *
  * Two things overlap, on a 2-core machine, to keep a CI run under 25 minutes: formatting runs
  * beside lint and type check, and the real-CiviCRM suite (tools/civicrm/real-suite.mjs, mostly
- * waiting on PHP and MariaDB) runs in the background from the end of the build, beside the
- * node-side suites; its output is printed whole when it ends. The front end's reruns under other
+ * waiting on PHP and MariaDB) runs in the background once the back end's suites are done (they
+ * time CRM calls out on purpose), beside the front end's jest and Chromium; its output is printed
+ * whole when it ends. The front end's reruns under other
  * time zones take the specs that depend on the clock or the zone (below), not all of them.
  * The summary lists each step with the time it started (from the start of the run) and how long it
  * took, then the wall time and the machine's load; the totals line stays last.
@@ -274,8 +275,8 @@ if (wants('build') && !skipBuild) {
   ]);
 }
 // The reliability suites start dist/backend/main.js: without this run's build (--only without
-// build), build it now, so a stale dist/ never passes. --skip-build says dist/ is current. Before
-// the real-CiviCRM suite starts beside the others: nothing writes dist/ after this point.
+// build), build it now, so a stale dist/ never passes. --skip-build says dist/ is current. Nothing
+// writes dist/ after this point, so the real-CiviCRM suite can run beside the later steps.
 if ((wants('reliability') || wants('backend')) && !built && !skipBuild) {
   built = check('build (back end, for the reliability suites)', nxBin, [
     'build',
@@ -288,7 +289,6 @@ let realSuite;
 // The failed build is already counted; an older dist/ must not stand in for it.
 const buildFailed = wants('build') && !skipBuild && !built;
 if (wants('civicrm') && buildFailed) stepLines.push('FAIL real CiviCRM: not run, the build failed');
-if (wants('civicrm') && !buildFailed && !serial) realSuite = startRealCiviCrmSuite(realSuiteLabel);
 if (wants('backend')) {
   jestSuite('back end (unit and integration)', 'backend/jest.config.cjs', 'backend', backendJestEnv);
 }
@@ -305,6 +305,11 @@ if (wants('reliability') || wants('backend')) {
     stepLines.push('FAIL back end reliability: not run, the build failed');
   }
 }
+// The real-CiviCRM suite starts once the back end's suites are done: those time CRM calls out on
+// purpose and boot many services, and a production build and CiviCRM installs beside them on two
+// cores made them miss their timeouts (a CI run on a loaded machine). The front end's jest and
+// Chromium (one retry on CI) share the machine with it.
+if (wants('civicrm') && !buildFailed && !serial) realSuite = startRealCiviCrmSuite(realSuiteLabel);
 if (wants('civicrm-fake')) {
   jestSuite('fake CiviCRM (model and emulator)', 'libs/civicrm-fake/jest.config.cjs', 'civicrm-fake', {
     TZ: 'UTC',
