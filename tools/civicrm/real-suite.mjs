@@ -211,12 +211,18 @@ function exited(pid) {
   return run('bash', ['-c', script], {}, { capture: true }).ok;
 }
 
-/** civicrm.sh's settings for one target's site. */
+/**
+ * civicrm.sh's settings for one target's site. TMPDIR, which MariaDB takes for its temporary
+ * tables, is the site's own: with the shared /tmp, a site's MariaDB crashed (signal 11, creating a
+ * temporary table) the second another site's `mariadb-install-db` ran.
+ */
 function siteEnvironment(target) {
   const port = target.port + slot * 100;
+  const base =
+    slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`;
   return {
-    CIVICRM_BASE:
-      slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`,
+    CIVICRM_BASE: base,
+    TMPDIR: join(base, 'tmp'),
     CIVICRM_PORT: String(port),
     CIVICRM_DB_PORT: String(port + 6),
     CIVICRM_PACK: join(packDir, target.pack),
@@ -244,7 +250,8 @@ function startSitesInBackground(targets) {
       const log = quote(join(dir, `${target.name}.log`));
       const status = quote(join(dir, `${target.name}.status`));
       const reset = keep ? '' : `${env} bash ${quote(civicrmSh)} reset >> ${log} 2>&1; `;
-      return `{ ${reset}${env} timeout 900 bash ${quote(civicrmSh)} start >> ${log} 2>&1; echo $? > ${status}.tmp; mv ${status}.tmp ${status}; }`;
+      const tmp = quote(siteEnvironment(target).TMPDIR);
+      return `{ ${reset}mkdir -p ${tmp}; ${env} timeout 900 bash ${quote(civicrmSh)} start >> ${log} 2>&1; echo $? > ${status}.tmp; mv ${status}.tmp ${status}; }`;
     })
     .join('\n');
   const started = Date.now();
