@@ -157,15 +157,57 @@ describe('the deployment self-check names each broken set-up', () => {
     expect((await readinessOf(test)).status).toBe(200);
   });
 
-  it('on 5.81 with CRM_FILE_ROUTE set: staff links use that route, nothing to fix', async () => {
+  it("on 5.81 with CRM_FILE_ROUTE naming the site's own route: staff links use that route, nothing to fix", async () => {
     const test = await start({
       emulator: { model: createDemoModel({ civicrmVersion: '5.81' }) },
-      env: { CRM_TIMEZONE: 'UTC', CRM_FILE_ROUTE: '/civicrm/checkin-file?id={id}' },
+      env: { CRM_TIMEZONE: 'UTC', CRM_FILE_ROUTE: '/civicrm/file?id={id}' },
     });
     const deployment = await deploymentOf(test);
     expect(deployment.problems).toEqual([]);
     expect(deployment.body.details.deployment).toMatchObject({
-      fileLinks: 'the route in CRM_FILE_ROUTE (/civicrm/checkin-file?id={id})',
+      fileLinks: 'the route in CRM_FILE_ROUTE (/civicrm/file?id={id})',
+    });
+  });
+
+  it.each([
+    ['5.81', '/civicrm/checkin-file?id={id}'],
+    ['6.14', '/civicrm/checkin-file?id={id}'],
+    ['6.14', '?civiwp=CiviCRM&q=civicrm/checkin-file&id={id}'],
+  ] as const)(
+    "on %s with CRM_FILE_ROUTE %s (the extension's route) but no FILE_LINK_KEY: names FILE_LINK_KEY, owners still served",
+    async (civicrmVersion, route) => {
+      const test = await start({
+        emulator: { model: createDemoModel({ civicrmVersion }) },
+        env: { CRM_TIMEZONE: 'UTC', CRM_FILE_ROUTE: route },
+      });
+      const deployment = await deploymentOf(test);
+      expect(deployment.problems).toEqual([
+        expect.objectContaining({
+          code: 'FILE_LINK_KEY_MISSING',
+          fix: 'FILE_LINK_KEY',
+          fatal: false,
+          blocksOwners: false,
+          message: expect.stringMatching(/checkin_middleware_file_link_key/),
+        }),
+      ]);
+      expect(selfCheckLog(test).filter((line) => line.includes('FILE_LINK_KEY_MISSING'))).toHaveLength(1);
+      expect((await readinessOf(test)).status).toBe(200);
+    },
+  );
+
+  it("with CRM_FILE_ROUTE the extension's route and FILE_LINK_KEY set (the guide's settings): nothing to fix", async () => {
+    const test = await start({
+      emulator: { model: createDemoModel({ civicrmVersion: '5.81' }) },
+      env: {
+        CRM_TIMEZONE: 'UTC',
+        CRM_FILE_ROUTE: '/civicrm/checkin-file?id={id}',
+        FILE_LINK_KEY: 'Qm7Rt2Vx9Lk4Wp8Zn3Bc6Hd1Fj5Gs0Ya',
+      },
+    });
+    const deployment = await deploymentOf(test);
+    expect(deployment.problems).toEqual([]);
+    expect(deployment.body.details.deployment).toMatchObject({
+      fileLinks: "the extension's route, signed with FILE_LINK_KEY (/civicrm/checkin-file?id={id})",
     });
   });
 

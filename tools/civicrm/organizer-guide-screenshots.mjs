@@ -28,6 +28,8 @@ const servicePort = Number(process.env.SERVICE_PORT ?? 3990);
 const serviceUrl = `http://127.0.0.1:${servicePort}`;
 const out = (name) => join(root, 'docs', 'screenshots', `organizer-${name}.png`);
 const staffLinkKey = randomBytes(32).toString('base64url');
+/** Staff file links through the extension's route are signed: the same key in the service and the extension. */
+const fileLinkKey = randomBytes(32).toString('base64');
 
 async function call(path, form) {
   const response = await fetch(`${crmUrl}${path}`, {
@@ -162,6 +164,7 @@ function startService() {
       CRM_ACTIVITY_CUSTOM_GROUP: activityGroup,
       CRM_CONTACT_CUSTOM_GROUP: contactGroup,
       CRM_FILE_ROUTE: '/civicrm/checkin-file?id={id}',
+      FILE_LINK_KEY: fileLinkKey,
       STAFF_REPORT_KEY: randomBytes(24).toString('base64url'),
       ADMIN_KEY: randomBytes(24).toString('base64url'),
       STAFF_LINK_KEY: staffLinkKey,
@@ -188,6 +191,7 @@ await api4('Setting', 'set', {
     checkin_middleware_link_hours: 720,
     checkin_middleware_staff_link_key: staffLinkKey,
     checkin_middleware_staff_link_minutes: 15,
+    checkin_middleware_file_link_key: fileLinkKey,
   },
 });
 // The portfolio's saved searches are declared once the schema exists (docs/civicrm-setup.md).

@@ -21,9 +21,28 @@
  * --keep leaves the instances running (and reuses running ones) for repeated local runs.
  * REAL_SUITE_SLOT=N (0-9, default 0) moves every site's ports up by N×100 and its folder to
  * /tmp/checkin-civicrm-N-<name>, so several checkouts can run the suite side by side.
+ *
+ * The sites are started one after another in the background from the beginning (civicrm.sh
+ * start: MariaDB, CiviCRM's installer, PHP), so a site is usually ready when its turn comes; each
+ * target waits for its own. The summary times each target's phases (waiting for its site, the
+ * guide, the jest suite, the extension's checks, PHPUnit, the journey, the guide's stop command).
+ * Both guide runs happen in one copy of the repository: the second's `npm install` and
+ * `npm run build` run as the guide writes them, and Nx restores the bundles the first built from
+ * the same sources (the summary says so when it did); the guide's build is thus built from
+ * nothing once per run.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -157,30 +176,42 @@ function guideDirectory() {
   return dir;
 }
 
-/** Runs docs/civicrm-setup.md's commands (`--until-stop` or `--stop`) against one site. */
+/**
+ * Runs docs/civicrm-setup.md's commands (`--until-stop` or `--stop`) against one site: whether
+ * they succeeded, and whether Nx restored the guide's build from an earlier run in the same copy.
+ */
 function followGuide(part, guide) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(CRM_|NODE_ENV$|PORT$|PUBLIC_BASE_URL$)/.test(name)),
   );
-  return (
-    spawnSync(
-      process.execPath,
-      [join(root, 'tools', 'civicrm', 'follow-setup-guide.mjs'), '--run', guide.dir, part],
-      {
-        cwd: guide.dir,
-        env: {
-          ...env,
-          GUIDE_CIVICRM_URL: guide.url,
-          GUIDE_CIVICRM_ADMIN_KEY: ADMIN_KEY,
-          GUIDE_CIVICRM_SITE_DIR: guide.site,
-          GUIDE_CHECKIN_URL: `http://127.0.0.1:${guide.port}`,
-          GUIDE_CHECKIN_PORT: String(guide.port),
-        },
-        stdio: 'inherit',
-        timeout: 900_000,
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'tools', 'civicrm', 'follow-setup-guide.mjs'), '--run', guide.dir, part],
+    {
+      cwd: guide.dir,
+      env: {
+        ...env,
+        GUIDE_CIVICRM_URL: guide.url,
+        GUIDE_CIVICRM_ADMIN_KEY: ADMIN_KEY,
+        GUIDE_CIVICRM_SITE_DIR: guide.site,
+        GUIDE_CHECKIN_URL: `http://127.0.0.1:${guide.port}`,
+        GUIDE_CHECKIN_PORT: String(guide.port),
       },
-    ).status === 0
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 900_000,
+    },
   );
+  process.stdout.write((result.stdout ?? '') + (result.stderr ?? ''));
+  const restored =
+    /read the output from the cache instead of running the command for (\d+) out of (\d+) tasks/.exec(
+      result.stdout ?? '',
+    );
+  return {
+    ok: result.status === 0,
+    buildRestored: restored && restored[1] !== '0' ? `${restored[1]} of ${restored[2]}` : null,
+  };
 }
 
 /** Whether process `pid` exits within 30 s (a graceful shutdown finishes its requests first). */
@@ -189,25 +220,106 @@ function exited(pid) {
   return run('bash', ['-c', script], {}, { capture: true }).ok;
 }
 
-function runTarget(target) {
-  const label = `CiviCRM ${target.name}`;
+/**
+ * civicrm.sh's settings for one target's site. TMPDIR, which MariaDB takes for its temporary
+ * tables, is the site's own: with the shared /tmp, a site's MariaDB crashed (signal 11, creating a
+ * temporary table) the second another site's `mariadb-install-db` ran.
+ */
+function siteEnvironment(target) {
   const port = target.port + slot * 100;
-  const url = `http://127.0.0.1:${port}`;
-  const civicrmEnv = {
-    CIVICRM_BASE:
-      slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`,
+  const base =
+    slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`;
+  return {
+    CIVICRM_BASE: base,
+    TMPDIR: join(base, 'tmp'),
     CIVICRM_PORT: String(port),
     CIVICRM_DB_PORT: String(port + 6),
     CIVICRM_PACK: join(packDir, target.pack),
     CIVICRM_TIMEZONE: target.timeZone,
     CIVICRM_API_KEY: ADMIN_KEY,
   };
+}
+
+/**
+ * Starts the targets' sites one after another in one background shell (reset first, unless
+ * --keep), each writing its civicrm.sh output and then its exit status to files of its own, so
+ * the first target's tests run while the next sites install. Returns, per target name, a wait for
+ * that site: `{ ok, log, seconds }`.
+ */
+function startSitesInBackground(targets) {
+  const dir = join(results, 'sites');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const quote = (value) => `'${String(value).replace(/'/g, `'\\''`)}'`;
+  const script = targets
+    .map((target) => {
+      const env = Object.entries(siteEnvironment(target))
+        .map(([name, value]) => `${name}=${quote(value)}`)
+        .join(' ');
+      const log = quote(join(dir, `${target.name}.log`));
+      const status = quote(join(dir, `${target.name}.status`));
+      const reset = keep ? '' : `${env} bash ${quote(civicrmSh)} reset >> ${log} 2>&1; `;
+      const tmp = quote(siteEnvironment(target).TMPDIR);
+      return `{ ${reset}mkdir -p ${tmp}; ${env} timeout 900 bash ${quote(civicrmSh)} start >> ${log} 2>&1; echo $? > ${status}.tmp; mv ${status}.tmp ${status}; }`;
+    })
+    .join('\n');
+  const started = Date.now();
+  const out = openSync(join(dir, 'chain.log'), 'w');
+  const chain = spawn('bash', ['-c', script], { cwd: root, stdio: ['ignore', out, out] });
+  closeSync(out);
+  chain.unref();
+  return Object.fromEntries(
+    targets.map((target) => [
+      target.name,
+      async () => {
+        const status = join(dir, `${target.name}.status`);
+        while (!existsSync(status)) await delay(500);
+        return {
+          ok: readFileSync(status, 'utf8').trim() === '0',
+          log: readFileSync(join(dir, `${target.name}.log`), 'utf8'),
+          // The status file's time: when the site was ready, even when nobody was waiting yet.
+          readyAfter: Math.round((statSync(status).mtimeMs - started) / 1000),
+        };
+      },
+    ]),
+  );
+}
+
+/** How long each phase of a target took, for the summary. */
+function phaseClock() {
+  const phases = [];
+  let mark = Date.now();
+  return {
+    lap(name) {
+      const now = Date.now();
+      phases.push(`${name} ${Math.round((now - mark) / 1000)} s`);
+      mark = now;
+    },
+    toString: () => phases.join(', '),
+  };
+}
+
+async function runTarget(target, siteReady) {
+  const label = `CiviCRM ${target.name}`;
+  const civicrmEnv = siteEnvironment(target);
+  const port = Number(civicrmEnv.CIVICRM_PORT);
+  const url = `http://127.0.0.1:${port}`;
   process.stdout.write(
     `\n── ${label} (${target.timeZone}${target.restricted ? ', restricted API user' : ''})\n`,
   );
-  if (!keep) run('bash', [civicrmSh, 'reset'], civicrmEnv, { capture: true });
-  const started = run('bash', [civicrmSh, 'start'], civicrmEnv, { timeoutMs: 900_000 });
-  if (!started.ok) return fail(label, 'civicrm.sh start failed');
+  const clock = phaseClock();
+  const site = await siteReady();
+  process.stdout.write(site.log);
+  clock.lap(`waiting for its site (ready ${site.readyAfter} s after the suite began)`);
+  try {
+    if (!site.ok) return fail(label, 'civicrm.sh start failed');
+    return runTargetOnSite(target, label, civicrmEnv, url, port, clock);
+  } finally {
+    lines.push(`time ${label}: ${clock}`);
+  }
+}
+
+function runTargetOnSite(target, label, civicrmEnv, url, port, clock) {
   // The supported versions are set up by the guide, whose service stays up for the suite.
   const guide = target.primary
     ? { dir: guideDirectory(), url, site: join(civicrmEnv.CIVICRM_BASE, 'site'), port: port + 3 }
@@ -218,9 +330,16 @@ function runTarget(target) {
       const started = Date.now();
       const followed = followGuide('--until-stop', guide);
       const seconds = Math.round((Date.now() - started) / 1000);
-      if (!followed) return fail(label, `following docs/civicrm-setup.md failed (${seconds} s)`);
+      clock.lap('docs/civicrm-setup.md');
+      if (!followed.ok) return fail(label, `following docs/civicrm-setup.md failed (${seconds} s)`);
       totals.passed += 1;
-      lines.push(`ok   ${label}: docs/civicrm-setup.md followed, service started (${seconds} s)`);
+      lines.push(
+        `ok   ${label}: docs/civicrm-setup.md followed, service started (${seconds} s)` +
+          (followed.buildRestored
+            ? `; its \`npm run build\` ran as written and Nx restored ${followed.buildRestored} build tasks ` +
+              "from the same sources' earlier build in this copy"
+            : ''),
+      );
       installerOutput = readFileSync(join(guide.dir, 'crm-schema.out'), 'utf8');
     } else {
       const installed = run('bash', [
@@ -242,6 +361,7 @@ function runTarget(target) {
       process.stdout.write(schema.stdout + schema.stderr);
       if (!schema.ok) return fail(label, 'the schema installer failed');
       installerOutput = schema.stdout;
+      clock.lap('extension and schema');
     }
     let serviceKey = ADMIN_KEY;
     if (target.restricted) {
@@ -290,6 +410,7 @@ function runTarget(target) {
       { timeoutMs: 1_800_000 },
     );
     countJest(`${label}: routes over HTTP`, output);
+    clock.lap('jest');
     // The extension's own checks (civicrm-extension/tests): on every site but the restricted
     // user's, which adds nothing to them.
     if (target.restricted) return;
@@ -315,7 +436,9 @@ function runTarget(target) {
     } else if (!extensionTests.ok) {
       fail(`${label}: extension tests`);
     }
+    clock.lap('extension checks');
     runExtensionUnitTests(label, url, suiteEnv.CIVICRM_SITE);
+    clock.lap('PHPUnit');
     if (target.journey) {
       const journeyOutput = join(root, 'dist', 'e2e', 'civicrm-results.json');
       rmSync(journeyOutput, { force: true });
@@ -328,13 +451,14 @@ function runTarget(target) {
         },
       );
       countPlaywright(`${label}: Chromium journey`, journeyOutput);
+      clock.lap('Chromium journey');
     }
   } finally {
     // The guide's own last command stops the service it started, and the service is gone after it.
     const pidFile = guide && join(guide.dir, 'checkin.pid');
     if (pidFile && existsSync(pidFile)) {
       const pid = readFileSync(pidFile, 'utf8').trim();
-      if (!followGuide('--stop', guide)) {
+      if (!followGuide('--stop', guide).ok) {
         fail(label, "docs/civicrm-setup.md's command to stop the service failed");
       } else if (!exited(pid)) {
         fail(label, `docs/civicrm-setup.md's command to stop the service left it running (pid ${pid})`);
@@ -346,6 +470,7 @@ function runTarget(target) {
       rmSync(pidFile, { force: true });
     }
     if (!keep) run('bash', [civicrmSh, 'stop'], civicrmEnv, { capture: true });
+    clock.lap('stopping');
   }
 }
 
@@ -406,13 +531,23 @@ if (!existsSync(civicrmSh)) {
 } else if (!existsSync(join(root, 'dist', 'backend', 'crm-schema.js'))) {
   fail('real-CiviCRM suite', 'dist/backend/crm-schema.js is missing: build the back end first');
 } else {
-  // civicrm.sh installs PHP on first start: lint after the first instance is up.
-  let linted = false;
-  for (const target of TARGETS) {
-    if (only && !only.includes(target.name)) continue;
-    runTarget(target);
-    if (!linted) lintExtension();
-    linted = true;
+  const targets = TARGETS.filter((target) => !only || only.includes(target.name));
+  const sites = startSitesInBackground(targets);
+  try {
+    // civicrm.sh installs PHP on first start: lint after the first instance is up.
+    let linted = false;
+    for (const target of targets) {
+      await runTarget(target, sites[target.name]);
+      if (!linted) lintExtension();
+      linted = true;
+    }
+  } finally {
+    // Each target stops its own site; this catches one whose start failed half-way, or the sites
+    // started for targets an error kept from running.
+    for (const target of targets) {
+      await sites[target.name]();
+      if (!keep) run('bash', [civicrmSh, 'stop'], siteEnvironment(target), { capture: true });
+    }
   }
 }
 

@@ -38,6 +38,7 @@ export type DeploymentProblemCode =
   | 'EXTENSION_OUTDATED'
   | 'CUSTOM_GROUP_MISSING'
   | 'FILE_ROUTE_UNSET'
+  | 'FILE_LINK_KEY_MISSING'
   | 'TIME_ZONE_NOT_PINNED'
   | 'TIME_ZONE_MISMATCH'
   | 'TIME_ZONE_CHANGED'
@@ -337,6 +338,22 @@ export class DeploymentCheck implements OnApplicationBootstrap, OnModuleDestroy 
    */
   private fileLinks(report: DeploymentReport): void {
     const crm = this.config.crm;
+    if (!crm?.fileLinkKey && crm?.fileRoute && isExtensionFileRoute(crm.fileRoute)) {
+      // The extension serves a file only through a link signed with its key: unsigned links to
+      // its route are refused on every CiviCRM version (civicrm-extension/README.md, "The file route").
+      report.problems.push({
+        code: 'FILE_LINK_KEY_MISSING',
+        fix: 'FILE_LINK_KEY',
+        message:
+          `CRM_FILE_ROUTE (${crm.fileRoute}) is the check-in extension's file route, but FILE_LINK_KEY is not set: ` +
+          'the extension opens only links signed with its key, so every staff file link will be refused. ' +
+          "Fix: set FILE_LINK_KEY (32 characters or more) and the same value in the extension's setting " +
+          'checkin_middleware_file_link_key (docs/civicrm-setup.md, step 6).',
+        fatal: false,
+        blocksOwners: false,
+      });
+      return;
+    }
     if (crm?.fileLinkKey || crm?.fileRoute || !isCiviCrm5(report.civicrmVersion)) return;
     report.problems.push({
       code: 'FILE_ROUTE_UNSET',
@@ -428,6 +445,15 @@ export class DeploymentCheck implements OnApplicationBootstrap, OnModuleDestroy 
 
 function isOutage(error: CrmError): boolean {
   return error.failure === 'unreachable' || error.failure === 'timeout';
+}
+
+/**
+ * Whether a CRM_FILE_ROUTE names the extension's route `civicrm/checkin-file`, in any of CiviCRM's
+ * URL forms (`/civicrm/checkin-file?id={id}`, `?q=civicrm/checkin-file&id={id}`, WordPress's
+ * `?page=CiviCRM&q=civicrm/checkin-file&id={id}`).
+ */
+export function isExtensionFileRoute(route: string): boolean {
+  return /(^|[/=])civicrm\/checkin-file(?=$|[?&/#])/.test(route.trim());
 }
 
 function isCiviCrm5(version: string | null): boolean {
