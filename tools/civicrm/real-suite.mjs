@@ -223,7 +223,8 @@ function exited(pid) {
 /**
  * civicrm.sh's settings for one target's site. TMPDIR, which MariaDB takes for its temporary
  * tables, is the site's own: with the shared /tmp, a site's MariaDB crashed (signal 11, creating a
- * temporary table) the second another site's `mariadb-install-db` ran.
+ * temporary table) the second another site's `mariadb-install-db` ran. The folder is
+ * world-writable and sticky like /tmp: MariaDB runs as its own user, not as the suite's.
  */
 function siteEnvironment(target) {
   const port = target.port + slot * 100;
@@ -260,7 +261,7 @@ function startSitesInBackground(targets) {
       const status = quote(join(dir, `${target.name}.status`));
       const reset = keep ? '' : `${env} bash ${quote(civicrmSh)} reset >> ${log} 2>&1; `;
       const tmp = quote(siteEnvironment(target).TMPDIR);
-      return `{ ${reset}mkdir -p ${tmp}; ${env} timeout 900 bash ${quote(civicrmSh)} start >> ${log} 2>&1; echo $? > ${status}.tmp; mv ${status}.tmp ${status}; }`;
+      return `{ ${reset}mkdir -p ${tmp} && chmod 1777 ${tmp}; ${env} timeout 900 bash ${quote(civicrmSh)} start >> ${log} 2>&1; echo $? > ${status}.tmp; mv ${status}.tmp ${status}; }`;
     })
     .join('\n');
   const started = Date.now();
