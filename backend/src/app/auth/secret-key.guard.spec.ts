@@ -136,7 +136,14 @@ describe('StaffKeyGuard with a staff link token from CiviCRM', () => {
     expect(await ask(link(41, inTenMinutes(), 'another-key-0123456789abcdefghijklmnop'), '41')).toBe(401);
     const token = link(41);
     expect(await ask(token.replace('.41.', '.42.'), '42')).toBe(401);
-    expect(await ask(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, '41')).toBe(401);
+    const middle = token.length - 10;
+    const flipped = token[middle] === 'A' ? 'B' : 'A';
+    expect(await ask(`${token.slice(0, middle)}${flipped}${token.slice(middle + 1)}`, '41')).toBe(401);
+  });
+
+  it('refuses another spelling of the same signature (the last character with its spare bits changed)', async () => {
+    const token = link(41);
+    expect(await ask(withSpareBitsChanged(token), '41')).toBe(401);
   });
 
   it('refuses every token when STAFF_LINK_KEY is not set, and the staff key keeps working', async () => {
@@ -156,3 +163,14 @@ describe('StaffKeyGuard with a staff link token from CiviCRM', () => {
     ).toBe(401);
   });
 });
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * A 32-byte signature is 43 base64url characters: 258 bits for 256, so the last character's two
+ * lowest bits are spare and flipping one decodes to the same bytes.
+ */
+function withSpareBitsChanged(token: string): string {
+  const last = BASE64URL.indexOf(token.slice(-1));
+  return `${token.slice(0, -1)}${BASE64URL[last ^ 1]}`;
+}

@@ -47,8 +47,10 @@ export function verifyStaffLink(token: string, key: string, now: Date): StaffLin
   const match = TOKEN_SHAPE.exec(token);
   if (!match) return { accepted: false, reason: 'malformed' };
   const [, staff, org, expiry, presented] = match as unknown as [string, string, string, string, string];
-  const expected = signature(token.slice(0, token.lastIndexOf('.')), key);
-  const given = Buffer.from(presented, 'base64url');
+  // The text is compared, not its decoding: base64url decoding ignores a last character's spare
+  // bits, so several spellings decode to the same signature, and only the minted one is valid.
+  const expected = Buffer.from(signature(token.slice(0, token.lastIndexOf('.')), key).toString('base64url'));
+  const given = Buffer.from(presented);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { accepted: false, reason: 'bad-signature' };
   }

@@ -22,4 +22,14 @@ describe('FileReceipts', () => {
     expect(receipts.verify(subject, extended, ISSUED_AT + RECEIPT_TTL_SECONDS + 1)).toBe(false);
     expect(receipts.verify(subject, mac, ISSUED_AT)).toBe(false);
   });
+
+  it('is refused in any other spelling of the same MAC', () => {
+    // 32 bytes are 43 base64url characters, 258 bits: flipping the last one's lowest bit decodes alike.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const respelled = `${receipt.slice(0, -1)}${alphabet[alphabet.indexOf(receipt.slice(-1)) ^ 1]}`;
+    expect(Buffer.from(respelled.split('.')[1] ?? '', 'base64url')).toEqual(
+      Buffer.from(receipt.split('.')[1] ?? '', 'base64url'),
+    );
+    expect(receipts.verify(subject, respelled, ISSUED_AT)).toBe(false);
+  });
 });

@@ -45,8 +45,10 @@ export class FileReceipts {
     const match = typeof receipt === 'string' ? RECEIPT_FORMAT.exec(receipt) : null;
     if (!match) return false;
     const expires = Number(match[1]);
-    const presented = Buffer.from(match[2] ?? '', 'base64url');
-    const expected = this.mac(subject, expires);
+    // The text is compared, not its decoding: base64url decoding ignores a last character's
+    // spare bits, so several spellings decode to the same MAC, and only the issued one is valid.
+    const presented = Buffer.from(match[2] ?? '');
+    const expected = Buffer.from(this.mac(subject, expires).toString('base64url'));
     const authentic = presented.byteLength === expected.byteLength && timingSafeEqual(presented, expected);
     return authentic && expires >= nowSeconds;
   }
