@@ -12,18 +12,18 @@
  * The totals count tests only: a check (lint, type check, formatting, build) adds nothing when it
  * passes and one failure when it fails; the summary shows it as ok or FAIL.
  *
- * Formatting runs beside lint and type check. The real-CiviCRM suite (tools/civicrm/real-suite.mjs)
- * runs after every other suite: with --overlap it starts once the back end's suites are done,
- * beside the front end's jest and Chromium (its output printed whole when it ends), which saves
- * about six minutes but on two cores made the setup guide's production start miss its readiness
- * check once, so a CI run keeps them apart. The front end's reruns under other
+ * Two things overlap, on a 2-core machine, to keep a CI run under 25 minutes: formatting runs
+ * beside lint and type check, and the real-CiviCRM suite (tools/civicrm/real-suite.mjs, mostly
+ * waiting on PHP and MariaDB) runs in the background once the back end's suites are done (they
+ * time CRM calls out on purpose), beside the front end's jest and Chromium; its output is printed
+ * whole when it ends. The front end's reruns under other
  * time zones take the specs that depend on the clock or the zone (below), not all of them.
  * The summary lists each step with the time it started (from the start of the run) and how long it
  * took, then the wall time and the machine's load; the totals line stays last.
  *
  * Options: --skip-build (reuse dist/), --only=<step>[,<step>] with steps lint, build, backend,
  * reliability, civicrm-fake, frontend, e2e, civicrm (the real-CiviCRM suite: tools/civicrm/real-suite.mjs),
- * --overlap (the real-CiviCRM suite beside the front end's suites, not after them).
+ * --serial (the real-CiviCRM suite after the others, not beside them).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -39,7 +39,7 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const skipBuild = args.includes('--skip-build');
-const serial = !args.includes('--overlap');
+const serial = args.includes('--serial');
 const runStarted = Date.now();
 const loadAtStart = loadavg();
 const env = {
