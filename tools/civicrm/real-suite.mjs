@@ -42,6 +42,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createConnection } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -314,10 +315,30 @@ async function runTarget(target, siteReady) {
   clock.lap(`waiting for its site (ready ${site.readyAfter} s after the suite began)`);
   try {
     if (!site.ok) return fail(label, 'civicrm.sh start failed');
+    // A service left on the guide's port (an earlier run stopped midway) would answer the guide's
+    // readiness check in place of the one the guide starts: say so rather than test the wrong one.
+    if (target.primary && (await portAnswers(port + 3))) {
+      return fail(
+        label,
+        `port ${port + 3}, the guide's service port, is already in use: stop what listens there`,
+      );
+    }
     return runTargetOnSite(target, label, civicrmEnv, url, port, clock);
   } finally {
     lines.push(`time ${label}: ${clock}`);
   }
+}
+
+/** Whether something accepts connections on the port (on 127.0.0.1). */
+function portAnswers(port) {
+  return new Promise((resolvePort) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePort(true);
+    });
+    socket.once('error', () => resolvePort(false));
+  });
 }
 
 function runTargetOnSite(target, label, civicrmEnv, url, port, clock) {
