@@ -7,6 +7,7 @@
  *   (when tools/bench/links-lighthouse.mjs is present) → the owner pages on a throttled phone
  *   with Lighthouse's mobile preset (tools/bench/phone.mjs) → the check-in reads on a real CiviCRM
  *   seeded with five years of data (tools/bench/crm-scale.mjs, when ../shared/civicrm is there)
+ *   → every route on such a CiviCRM against its floor (tools/bench/crm-routes.mjs, likewise)
  *   → summary
  *
  * Each bench writes dist/bench/<name>.json; the summary reads their `figures` (see
@@ -76,19 +77,25 @@ async function runPhoneBenchIfPresent() {
 
 // --- summary ----------------------------------------------------------------------------------
 /**
- * The real-CiviCRM scale bench (docs/performance.md, "One request per page read"): it starts a
- * CiviCRM from ../shared/civicrm (CIVICRM_SH) and seeds it once, so it runs only where that is.
+ * The real-CiviCRM scale benches (docs/performance.md, "One request per page read"): each starts a
+ * CiviCRM from ../shared/civicrm (CIVICRM_SH) and seeds it once, so they run only where that is.
  */
 function runCrmScaleIfPossible() {
   const civicrmSh = process.env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh');
-  const label = 'check-in reads on a real CiviCRM with five years of data (tools/bench/crm-scale.mjs)';
-  if (!existsSync(civicrmSh)) {
-    process.stdout.write(
-      `\n── ${label}\nskipped: no ${civicrmSh} (set CIVICRM_SH to a civicrm.sh to run it)\n`,
-    );
-    return;
+  const benches = [
+    ['check-in reads on a real CiviCRM with five years of data', 'crm-scale.mjs'],
+    ['every route on a real CiviCRM with five years of data, against its floor', 'crm-routes.mjs'],
+  ];
+  for (const [what, script] of benches) {
+    const label = `${what} (tools/bench/${script})`;
+    if (!existsSync(civicrmSh)) {
+      process.stdout.write(
+        `\n── ${label}\nskipped: no ${civicrmSh} (set CIVICRM_SH to a civicrm.sh to run it)\n`,
+      );
+      continue;
+    }
+    run(label, process.execPath, [join(root, 'tools', 'bench', script)], { CIVICRM_SH: civicrmSh });
   }
-  run(label, process.execPath, [join(root, 'tools', 'bench', 'crm-scale.mjs')], { CIVICRM_SH: civicrmSh });
 }
 
 function figuresOf(result) {

@@ -46,6 +46,7 @@ import { createConnection } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installProduct, settingsFrom } from './product-site.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -137,13 +138,6 @@ function countPlaywright(label, output) {
   lines.push(
     `${stats.unexpected === 0 ? 'ok  ' : 'FAIL'} ${label}: ${stats.expected + stats.flaky} passed, ${stats.unexpected} failed`,
   );
-}
-
-/** Every setting line `NAME=value` the schema installer printed. */
-function settingsFrom(text) {
-  const settings = {};
-  for (const match of text.matchAll(/^\s*(CRM_[A-Z_]+)=(\S+)\s*$/gm)) settings[match[1]] = match[2];
-  return settings;
 }
 
 /**
@@ -364,25 +358,16 @@ function runTargetOnSite(target, label, civicrmEnv, url, port, clock) {
       );
       installerOutput = readFileSync(join(guide.dir, 'crm-schema.out'), 'utf8');
     } else {
-      const installed = run('bash', [
-        join(root, 'civicrm-extension', 'install.sh'),
-        join(civicrmEnv.CIVICRM_BASE, 'site'),
+      const installed = installProduct({
+        root,
+        siteDir: join(civicrmEnv.CIVICRM_BASE, 'site'),
         url,
-        ADMIN_KEY,
-      ]);
-      if (!installed.ok) return fail(label, 'the extension did not install');
-      const crmEnv = { CRM_BASE_URL: url, CRM_API_KEY: ADMIN_KEY, NODE_ENV: 'development' };
-      const schema = run(
-        process.execPath,
-        [join(root, 'dist', 'backend', 'crm-schema.js'), '--apply'],
-        crmEnv,
-        {
-          capture: true,
-        },
-      );
-      process.stdout.write(schema.stdout + schema.stderr);
-      if (!schema.ok) return fail(label, 'the schema installer failed');
-      installerOutput = schema.stdout;
+        adminKey: ADMIN_KEY,
+      });
+      process.stdout.write(installed.output);
+      if (installed.step === 'extension') return fail(label, 'the extension did not install');
+      if (!installed.ok) return fail(label, 'the schema installer failed');
+      installerOutput = installed.stdout;
       clock.lap('extension and schema');
     }
     let serviceKey = ADMIN_KEY;
