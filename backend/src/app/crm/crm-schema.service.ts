@@ -2,16 +2,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import {
   CURRENT_STAGE_FIELD_NAME,
-  MAX_STAGE_RANK,
   type FieldConfig,
   type OptionItem,
   type OptionMap,
   type StageOption,
-  type StageRank,
   type ValueFormatSettings,
   DEFAULT_VALUE_FORMAT,
   valueFormatFromCrm,
 } from '@checkin/contract';
+import { rankStages } from '../check-ins/stages';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmError } from './crm-errors';
@@ -249,13 +248,4 @@ export class CrmSchemaService {
       }),
     );
   }
-}
-
-/** Rank is the position by option weight, 0..5; rank 0 is Inquiry (docs/decisions.md, "Stages"). */
-export function rankStages(items: readonly OptionItem[]): StageOption[] {
-  return items.slice(0, MAX_STAGE_RANK + 1).map((item, index) => ({
-    rank: index as StageRank,
-    value: item.value,
-    label: item.label,
-  }));
 }

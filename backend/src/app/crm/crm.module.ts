@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
-import { CheckInRecordsService } from './check-in-records.service';
 import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { CrmFilesGateway } from './files.gateway';
@@ -12,7 +11,6 @@ import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
 import { wrapForSiteGroupNames } from './site-group-names';
 import { CrmSiteGateway } from './site.gateway';
-import { StageService } from './stage.service';
 
 /**
  * The CRM behind one interface: CiviCRM over HTTP when configured, otherwise (outside
@@ -35,8 +33,6 @@ import { StageService } from './stage.service';
     CrmContactsGateway,
     CrmFilesGateway,
     CrmSiteGateway,
-    StageService,
-    CheckInRecordsService,
   ],
   exports: [
     CRM_CLIENT,
@@ -46,8 +42,6 @@ import { StageService } from './stage.service';
     CrmSiteGateway,
     CrmSchemaService,
     CrmSiteService,
-    StageService,
-    CheckInRecordsService,
   ],
 })
 export class CrmModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValue } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckInRecordsService } from '../crm/check-in-records.service';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import { FileReceipts } from '../upload/file-receipts';
@@ -23,7 +24,8 @@ const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
 export class SubmittedFiles {
   constructor(
     private readonly receipts: FileReceipts,
-    private readonly records: CheckInRecordsService,
+    private readonly contacts: CrmContactsGateway,
+    private readonly checkIns: CrmCheckInsGateway,
   ) {}
 
   async assertAllowed(access: OwnerAccess, values: Readonly<Record<string, unknown>>): Promise<void> {
@@ -55,8 +57,8 @@ export class SubmittedFiles {
     const contactFields = fields.filter((field) => field.crmContactField);
     const activityFields = fields.filter((field) => field.crmField);
     const [organization, checkins] = await Promise.all([
-      contactFields.length > 0 ? this.records.readOrganization(orgId, contactFields) : undefined,
-      activityFields.length > 0 ? this.records.listCheckIns(orgId, activityFields) : [],
+      contactFields.length > 0 ? this.contacts.readOrganization(orgId, contactFields) : undefined,
+      activityFields.length > 0 ? this.checkIns.list(orgId, activityFields) : [],
     ]);
     const prefill = buildPrefill(checkins, organization?.values ?? {}, null);
     const held = new Map<string, number>();

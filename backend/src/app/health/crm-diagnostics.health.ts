@@ -19,7 +19,7 @@ import {
   CONTACT_CUSTOM_GROUP,
   FORM_CONTACT_RELATIONSHIP,
 } from '../crm/crm-names';
-import { rankStages } from '../crm/crm-schema.service';
+import { rankStages } from '../check-ins/stages';
 import { crmDown } from './dependency-failure';
 import { directionProblems, personSide } from './relationship-direction';
 import {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ReportPayload } from '@checkin/contract';
-import { CheckInRecordsService } from '../crm/check-in-records.service';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmSchemaService } from '../crm/crm-schema.service';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
-import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import { buildReportPayload, organizationFieldsOf } from './report-payload';
 
 /**
@@ -15,14 +15,15 @@ import { buildReportPayload, organizationFieldsOf } from './report-payload';
 @Injectable()
 export class ReportService {
   constructor(
-    private readonly records: CheckInRecordsService,
+    private readonly contacts: CrmContactsGateway,
+    private readonly checkIns: CrmCheckInsGateway,
     private readonly schema: CrmSchemaService,
   ) {}
 
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
-      this.records.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
-      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
+      this.contacts.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
+      this.checkIns.list(orgId, ACTIVITY_FIELDS, { cleared: true }),
       this.schema.options(ALL_FIELDS),
       this.schema.valueFormat(),
     ]);
