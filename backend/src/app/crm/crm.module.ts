@@ -5,7 +5,7 @@ import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
-import { CrmSchemaService } from './crm-schema.service';
+import { SiteMetadataCache } from './site-metadata.cache';
 import { CrmSiteService } from './crm-site.service';
 import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
@@ -27,7 +27,7 @@ import { CrmSiteGateway } from './site.gateway';
           ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm), config.crm.customGroups)
           : new InMemoryCrmClient(createDemoModel()),
     },
-    CrmSchemaService,
+    SiteMetadataCache,
     CrmSiteService,
     CrmCheckInsGateway,
     CrmContactsGateway,
@@ -40,7 +40,7 @@ import { CrmSiteGateway } from './site.gateway';
     CrmContactsGateway,
     CrmFilesGateway,
     CrmSiteGateway,
-    CrmSchemaService,
+    SiteMetadataCache,
     CrmSiteService,
   ],
 })

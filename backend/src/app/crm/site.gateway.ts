@@ -1,15 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
+import { type Api4Params, CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { RELATIONSHIP_TYPE_FIELDS } from './crm-names';
 import { checkRows } from './crm-rows';
 
 const GROUP_SELECT = ['id', 'name', 'title', 'extends', 'is_active'];
 const FIELD_SELECT = ['id', 'custom_group_id', 'name', 'label', 'data_type', 'is_active'];
 
+/** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
+export interface CustomFieldMetadata {
+  id: number;
+  crmName: string;
+  group: string;
+  name: string;
+  label: string;
+  dataType: string;
+  htmlType: string;
+  optionGroupId: number | null;
+  multiple: boolean;
+}
+
+/** One active option of an option group. */
+export interface GroupOption {
+  optionGroupId: number;
+  value: string;
+  label: string;
+  name: string;
+}
+
 /**
- * The site itself: the extension's info, a cheap liveness read, and the metadata the
- * diagnostics explain (custom groups and fields, the Stage options, relationship types, a
- * contact's relationships). Rows come back checked, under CiviCRM's column names.
+ * The site itself: the extension's info, a cheap liveness read, the metadata the pages use (the
+ * custom fields of the check-in groups, option lists, the currency and locale settings; cached by
+ * SiteMetadataCache) and the metadata the diagnostics explain (custom groups and fields, the Stage
+ * options, relationship types, a contact's relationships). Rows come back checked; the
+ * diagnostics' under CiviCRM's column names, the pages' as typed records.
  */
 @Injectable()
 export class CrmSiteGateway {
@@ -46,7 +69,7 @@ export class CrmSiteGateway {
   async customFieldsOfGroups(groupIds: readonly unknown[]): Promise<CrmRow[]> {
     return checkRows(
       'CustomField.get',
-      await this.crm.api4('CustomField', 'get', {
+      await getCustomFields(this.crm, {
         select: FIELD_SELECT,
         where: [['custom_group_id', 'IN', groupIds]],
         orderBy: { id: 'ASC' },
@@ -59,7 +82,7 @@ export class CrmSiteGateway {
   async customFieldWithOptionGroup(groupName: string, fieldName: string): Promise<CrmRow | undefined> {
     const [field] = checkRows(
       'CustomField.get',
-      await this.crm.api4('CustomField', 'get', {
+      await getCustomFields(this.crm, {
         select: ['id', 'is_active', 'option_group_id', 'option_group_id:name'],
         where: [
           ['custom_group_id:name', '=', groupName],
@@ -70,6 +93,83 @@ export class CrmSiteGateway {
       { id: 'id', is_active: 'boolean?', 'option_group_id:name': 'string?' },
     );
     return field;
+  }
+
+  /** Every active custom field of the named groups, as the pages use them. */
+  async customFieldsOfGroupsNamed(groupNames: readonly string[]): Promise<CustomFieldMetadata[]> {
+    const rows = checkRows(
+      'CustomField.get',
+      await getCustomFields(this.crm, {
+        select: [
+          'id',
+          'name',
+          'label',
+          'data_type',
+          'html_type',
+          'option_group_id',
+          'serialize',
+          'custom_group_id:name',
+        ],
+        where: [
+          ['custom_group_id:name', 'IN', groupNames],
+          ['is_active', '=', true],
+        ],
+      }),
+      {
+        id: 'id',
+        name: 'string',
+        label: 'string?',
+        data_type: 'string?',
+        html_type: 'string?',
+        option_group_id: 'number?',
+        'custom_group_id:name': 'string',
+      },
+    );
+    return rows.map((row) => {
+      const group = row['custom_group_id:name'] as string;
+      const name = row['name'] as string;
+      return {
+        id: row['id'] as number,
+        crmName: `${group}.${name}`,
+        group,
+        name,
+        label: (row['label'] as string | null | undefined) ?? '',
+        dataType: (row['data_type'] as string | null | undefined) ?? '',
+        htmlType: (row['html_type'] as string | null | undefined) ?? '',
+        optionGroupId: (row['option_group_id'] as number | null | undefined) ?? null,
+        multiple: Boolean(row['serialize']),
+      };
+    });
+  }
+
+  /** The active options of the groups, in weight order. */
+  async activeOptionsOfGroups(groupIds: readonly number[]): Promise<GroupOption[]> {
+    const rows = checkRows(
+      'OptionValue.get',
+      await this.crm.api4('OptionValue', 'get', {
+        select: ['option_group_id', 'value', 'label', 'name', 'weight'],
+        where: [
+          ['option_group_id', 'IN', groupIds],
+          ['is_active', '=', true],
+        ],
+        orderBy: { weight: 'ASC' },
+      }),
+      { option_group_id: 'id', label: 'string?', name: 'string?' },
+    );
+    return rows.map((row) => ({
+      optionGroupId: row['option_group_id'] as number,
+      value: String(row['value']),
+      label: (row['label'] as string | null | undefined) ?? '',
+      name: (row['name'] as string | null | undefined) ?? '',
+    }));
+  }
+
+  /** Domain settings by name (APIv4 Setting.get, which needs administer CiviCRM). */
+  async settings(names: readonly string[]): Promise<Map<string, unknown>> {
+    const rows = checkRows('Setting.get', await this.crm.api4('Setting', 'get', { select: [...names] }), {
+      name: 'string',
+    });
+    return new Map(rows.map((row) => [row['name'] as string, row['value']]));
   }
 
   /** Active options of the group by weight. */
@@ -146,6 +246,15 @@ export class CrmSiteGateway {
       { id: 'id', contact_id_a: 'id', contact_id_b: 'id', is_active: 'boolean?' },
     );
   }
+}
+
+/**
+ * The one place `CustomField.get` is written: the pages' metadata, the diagnostics and the
+ * deployment self-check (site-checks.ts) differ only in what they select, filter and check. It
+ * hands back the call's own promise, so a caller's reads join a batch exactly as a direct call's.
+ */
+export function getCustomFields(crm: CrmClient, params: Api4Params): Promise<CrmRow[]> {
+  return crm.api4('CustomField', 'get', params);
 }
 
 function checkGroups(rows: unknown): CrmRow[] {

@@ -9,7 +9,7 @@ import type { OwnerAccess } from '../auth/owner-access.service';
 import { toStageInfo } from '../check-ins/stages';
 import { type CheckInRecord, CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
 import { UPLOAD_LIMITS } from '../upload/upload-policy';
@@ -34,7 +34,7 @@ export class FormDataService {
   constructor(
     private readonly contacts: CrmContactsGateway,
     private readonly checkIns: CrmCheckInsGateway,
-    private readonly schema: CrmSchemaService,
+    private readonly metadata: SiteMetadataCache,
   ) {}
 
   /**
@@ -51,8 +51,8 @@ export class FormDataService {
         this.contacts.readOrganization(orgId, CONTACT_FIELDS),
         this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
         this.checkIns.currentStageValue(orgId),
-        this.schema.options(ALL_FIELDS),
-        this.schema.valueFormat(),
+        this.metadata.options(ALL_FIELDS),
+        this.metadata.valueFormat(),
       ],
     );
     const fromCheckIns = await this.activityPrefill(orgId, checkins, authorized);

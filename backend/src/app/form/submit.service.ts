@@ -4,7 +4,7 @@ import type { OwnerAccess } from '../auth/owner-access.service';
 import { clearedAnswers } from '../check-ins/cleared-answers';
 import { CrmCheckInsGateway, type RecordedCheckIn } from '../crm/check-ins.gateway';
 import { CrmError } from '../crm/crm-errors';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { CrmSiteService } from '../crm/crm-site.service';
 import { toCrmLocalTime } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -39,7 +39,7 @@ export class SubmitService {
 
   constructor(
     private readonly checkIns: CrmCheckInsGateway,
-    private readonly schema: CrmSchemaService,
+    private readonly metadata: SiteMetadataCache,
     private readonly site: CrmSiteService,
     private readonly rateLimits: RateLimitService,
     private readonly lock: SubmissionLock,
@@ -73,7 +73,7 @@ export class SubmitService {
   /** Option lists only when a select answer needs checking: most submissions skip the call. */
   private async optionsFor(values: Readonly<Record<string, unknown>>): Promise<OptionMap> {
     const fields = fieldsNeedingOptions(values);
-    return fields.length > 0 ? (await this.schema.options(fields)).options : {};
+    return fields.length > 0 ? (await this.metadata.options(fields)).options : {};
   }
 
   private async record(

@@ -28,7 +28,7 @@ export interface ReportSources {
   stages: readonly StageOption[];
   /** The form's sections; the report keeps what the history can hold (see reportSections). */
   sections: readonly SectionConfig[];
-  /** The site's currency and locale (CrmSchemaService.valueFormat); CiviCRM's defaults when absent. */
+  /** The site's currency and locale (SiteMetadataCache.valueFormat); CiviCRM's defaults when absent. */
   valueFormat?: ValueFormatSettings;
 }
 

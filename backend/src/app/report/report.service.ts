@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ReportPayload } from '@checkin/contract';
 import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
 import { buildReportPayload, organizationFieldsOf } from './report-payload';
 
@@ -17,15 +17,15 @@ export class ReportService {
   constructor(
     private readonly contacts: CrmContactsGateway,
     private readonly checkIns: CrmCheckInsGateway,
-    private readonly schema: CrmSchemaService,
+    private readonly metadata: SiteMetadataCache,
   ) {}
 
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
       this.contacts.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
       this.checkIns.list(orgId, ACTIVITY_FIELDS, { cleared: true }),
-      this.schema.options(ALL_FIELDS),
-      this.schema.valueFormat(),
+      this.metadata.options(ALL_FIELDS),
+      this.metadata.valueFormat(),
     ]);
     return buildReportPayload({
       orgName: organization.name,

@@ -6,7 +6,7 @@ import {
   CONTACT_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
 } from '../crm/crm-names';
-import type { CustomFieldMetadata } from '../crm/crm-schema.service';
+import type { CustomFieldMetadata } from '../crm/site-metadata.cache';
 import { crmNameOf, SECTIONS } from '../fields/field-config';
 import { isMatrixField, type MatrixLayoutRow, matrixRows } from '../check-ins/quarterly-matrix';
 

@@ -5,7 +5,7 @@ import { newestStageValue, toStageInfo } from '../check-ins/stages';
 import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmFilesGateway } from '../crm/files.gateway';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
@@ -20,7 +20,7 @@ import { buildStaffSections, buildSubmissions, STAFF_CHECK_IN_READ } from './sta
 @Injectable()
 export class StaffReportService {
   constructor(
-    private readonly schema: CrmSchemaService,
+    private readonly metadata: SiteMetadataCache,
     private readonly contacts: CrmContactsGateway,
     private readonly checkIns: CrmCheckInsGateway,
     private readonly attachments: AttachmentUrlService,
@@ -29,12 +29,12 @@ export class StaffReportService {
   ) {}
 
   async report(orgId: number): Promise<StaffReportPayload> {
-    const layout = planStaffLayout(await this.schema.customFields());
+    const layout = planStaffLayout(await this.metadata.customFields());
     const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
       this.contacts.findOrganization(orgId, layout.contactFields),
       this.checkIns.list(orgId, layout.activityFields, STAFF_CHECK_IN_READ),
-      this.schema.options([...layout.contactFields, ...layout.activityFields]),
-      this.schema.valueFormat(),
+      this.metadata.options([...layout.contactFields, ...layout.activityFields]),
+      this.metadata.valueFormat(),
     ]);
     if (!organization) {
       throw Errors.notFound(`There is no organization with id ${orgId}.`);
