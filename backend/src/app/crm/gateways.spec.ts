@@ -265,7 +265,7 @@ describe('CrmSiteGateway', () => {
     expect((await site.relationshipTypes()).some((row) => row['name_a_b'] === 'Primary Contact')).toBe(true);
     expect(await site.contactSummary(DEMO_PERSON_ID)).toMatchObject({
       id: DEMO_PERSON_ID,
-      contact_type: 'Individual',
+      contactType: 'Individual',
     });
     expect((await site.relationshipsOf(DEMO_PERSON_ID, 201)).length).toBeGreaterThan(0);
     expect(crm.calls[0]).toBe('v4 Contact.get {"select":["id"],"limit":1}');

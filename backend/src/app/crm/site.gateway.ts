@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ContactSummary, RelationshipTypeSummary } from '@checkin/contract';
 import { type Api4Params, CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { RELATIONSHIP_TYPE_FIELDS } from './crm-names';
 import { checkRows } from './crm-rows';
@@ -17,6 +18,31 @@ export interface CustomFieldMetadata {
   htmlType: string;
   optionGroupId: number | null;
   multiple: boolean;
+}
+
+/**
+ * A custom group or field row under CiviCRM's own column names: the health diagnostics explain
+ * the site's metadata to its administrator in CiviCRM's terms (docs/product-rules.md, "Health").
+ */
+export type MetadataRow = CrmRow;
+
+/** A custom field with its option group, as the stage diagnostic reads it. */
+export interface FieldWithOptionGroup {
+  id: number;
+  isActive: boolean;
+  optionGroupId: number | null;
+  optionGroupName: string | null;
+}
+
+/** A relationship with both contacts and what its type expects of each side. */
+export interface RelationshipWithSides {
+  id: number;
+  isActive: boolean;
+  typeName: string | null;
+  contactA: ContactSummary;
+  contactB: ContactSummary;
+  expectedContactTypeA: string | null;
+  expectedContactTypeB: string | null;
 }
 
 /** One active option of an option group. */
@@ -79,7 +105,10 @@ export class CrmSiteGateway {
   }
 
   /** The custom field with its option group, or undefined. */
-  async customFieldWithOptionGroup(groupName: string, fieldName: string): Promise<CrmRow | undefined> {
+  async customFieldWithOptionGroup(
+    groupName: string,
+    fieldName: string,
+  ): Promise<FieldWithOptionGroup | undefined> {
     const [field] = checkRows(
       'CustomField.get',
       await getCustomFields(this.crm, {
@@ -92,7 +121,14 @@ export class CrmSiteGateway {
       }),
       { id: 'id', is_active: 'boolean?', 'option_group_id:name': 'string?' },
     );
-    return field;
+    return (
+      field && {
+        id: field['id'] as number,
+        isActive: field['is_active'] !== false,
+        optionGroupId: asNumber(field['option_group_id']),
+        optionGroupName: asText(field['option_group_id:name']),
+      }
+    );
   }
 
   /** Every active custom field of the named groups, as the pages use them. */
@@ -188,8 +224,8 @@ export class CrmSiteGateway {
     );
   }
 
-  async relationshipTypes(): Promise<CrmRow[]> {
-    return checkRows(
+  async relationshipTypes(): Promise<RelationshipTypeSummary[]> {
+    const rows = checkRows(
       'RelationshipType.get',
       await this.crm.api4('RelationshipType', 'get', {
         select: RELATIONSHIP_TYPE_FIELDS,
@@ -197,10 +233,20 @@ export class CrmSiteGateway {
       }),
       { id: 'id', name_a_b: 'string?', contact_type_a: 'string?', contact_type_b: 'string?' },
     );
+    return rows.map((row) => ({
+      id: asNumber(row['id']) ?? 0,
+      name_a_b: asText(row['name_a_b']) ?? '',
+      label_a_b: asText(row['label_a_b']),
+      name_b_a: asText(row['name_b_a']),
+      label_b_a: asText(row['label_b_a']),
+      contact_type_a: asText(row['contact_type_a']),
+      contact_type_b: asText(row['contact_type_b']),
+      is_active: row['is_active'] !== false,
+    }));
   }
 
   /** The contact's id, type and name, or undefined. */
-  async contactSummary(contactId: number): Promise<CrmRow | undefined> {
+  async contactSummary(contactId: number): Promise<ContactSummary | undefined> {
     const [row] = checkRows(
       'Contact.get',
       await this.crm.api4('Contact', 'get', {
@@ -210,12 +256,12 @@ export class CrmSiteGateway {
       }),
       { id: 'id', contact_type: 'string?', display_name: 'string?' },
     );
-    return row;
+    return row && contactSummaryOf(row['id'], row['contact_type'], row['display_name']);
   }
 
   /** The contact's relationships on either side, by id, at most `limit`, with both contacts' types. */
-  async relationshipsOf(contactId: number, limit: number): Promise<CrmRow[]> {
-    return checkRows(
+  async relationshipsOf(contactId: number, limit: number): Promise<RelationshipWithSides[]> {
+    const rows = checkRows(
       'Relationship.get',
       await this.crm.api4('Relationship', 'get', {
         select: [
@@ -245,6 +291,15 @@ export class CrmSiteGateway {
       }),
       { id: 'id', contact_id_a: 'id', contact_id_b: 'id', is_active: 'boolean?' },
     );
+    return rows.map((row) => ({
+      id: asNumber(row['id']) ?? 0,
+      isActive: row['is_active'] !== false,
+      typeName: asText(row['relationship_type_id.name_a_b']),
+      contactA: joinedContact(row, 'contact_id_a'),
+      contactB: joinedContact(row, 'contact_id_b'),
+      expectedContactTypeA: asText(row['relationship_type_id.contact_type_a']),
+      expectedContactTypeB: asText(row['relationship_type_id.contact_type_b']),
+    }));
   }
 }
 
@@ -264,4 +319,22 @@ function checkGroups(rows: unknown): CrmRow[] {
     title: 'string?',
     is_active: 'boolean?',
   });
+}
+
+/** One side of a relationship, read through its dot joins (`contact_id_a.contact_type`). */
+function joinedContact(row: CrmRow, side: 'contact_id_a' | 'contact_id_b'): ContactSummary {
+  return contactSummaryOf(row[side], row[`${side}.contact_type`], row[`${side}.display_name`]);
+}
+
+function contactSummaryOf(id: unknown, contactType: unknown, displayName: unknown): ContactSummary {
+  return { id: asNumber(id) ?? 0, contactType: asText(contactType), displayName: asText(displayName) };
+}
+
+function asNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+}
+
+function asText(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
 }
