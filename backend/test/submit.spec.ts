@@ -280,6 +280,18 @@ describe('POST /api/submit', () => {
         await accepted({ Certificate_of_Incorporation: certificate ?? null, Business_plan: plan ?? null });
         expect(createdValues()[activityField('Business_plan')]).toBe((plan as { id: number }).id);
       });
+
+      it('refuses, without a receipt, a file a newer check-in cleared: the CRM no longer holds it for the field', async () => {
+        const data = async () =>
+          (await (await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).json()) as FormDataPayload;
+        const plan = (await data()).prefill['Business_plan'];
+        expect(plan).toMatchObject({ id: expect.any(Number) });
+        await accepted({ Business_plan: null });
+        expect((await data()).prefill).not.toHaveProperty('Business_plan');
+        service.emulator.clearCalls();
+
+        await expectRefused({ Business_plan: plan ?? null }, ['Business_plan']);
+      });
     });
 
     it('never writes Stage, so the staff-set stage stays', async () => {

@@ -52,13 +52,14 @@ export class SubmittedFiles {
     }
   }
 
-  /** The file id the CRM holds for each field, as the form would prefill it. */
+  /** The file id the CRM holds for each field, exactly as the form would prefill it. */
   private async heldFileIds(orgId: number, fields: readonly FieldConfig[]): Promise<Map<string, number>> {
     const contactFields = fields.filter((field) => field.crmContactField);
     const activityFields = fields.filter((field) => field.crmField);
     const [organization, checkins] = await Promise.all([
       contactFields.length > 0 ? this.contacts.readOrganization(orgId, contactFields) : undefined,
-      activityFields.length > 0 ? this.checkIns.list(orgId, activityFields) : [],
+      // With what each check-in cleared: a file answer cleared since is not held any more.
+      activityFields.length > 0 ? this.checkIns.list(orgId, activityFields, { cleared: true }) : [],
     ]);
     const prefill = buildPrefill(checkins, organization?.values ?? {}, null);
     const held = new Map<string, number>();
