@@ -16,7 +16,7 @@ import {
   DEMO_PERSON_ID,
   OTHER_ORG_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { FileReceipts } from '../src/app/upload/file-receipts';
+import { FileReceipts } from '../src/app/check-ins/file-receipts';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
 

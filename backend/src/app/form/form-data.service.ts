@@ -12,7 +12,7 @@ import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
-import { UPLOAD_LIMITS } from '../upload/upload-policy';
+import { UPLOAD_LIMITS } from '../check-ins/upload-policy';
 import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
 
 /**

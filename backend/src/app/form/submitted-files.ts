@@ -5,7 +5,7 @@ import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
-import { FileReceipts } from '../upload/file-receipts';
+import { FileReceipts } from '../check-ins/file-receipts';
 import { buildPrefill } from './prefill';
 
 const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
