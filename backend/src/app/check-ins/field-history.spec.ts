@@ -1,5 +1,5 @@
 import type { FieldConfig, FieldValues, StageOption } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from './check-in-record';
 import { buildFieldHistory, summarizeCheckIns } from './field-history';
 import { checkInRecord } from './testing/check-in-record';
 

@@ -7,7 +7,7 @@ import type {
   StageOption,
   StageRank,
 } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from './check-in-record';
 
 /**
  * For every field, every non-empty value with its activity's date, newest first, and a null

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { crmLocalTimeToIso, type FieldConfig, type FieldValues } from '@checkin/contract';
+import type { CheckInPosition, CheckInRecord } from '../check-ins/check-in-record';
 import { crmNameOf } from '../fields/field-config';
 import { checkInsOf } from './check-in-filter';
 import {
@@ -23,32 +24,6 @@ import { CrmSiteService } from './crm-site.service';
 import { fieldReaders, fileJoinsFor, selectFor, valuesOf } from './crm-values';
 
 export type { NewCheckIn } from './check-in-values';
-
-/** A check-in as the pages read it. */
-export interface CheckInRecord {
-  id: number;
-  /** When it was recorded, as an ISO 8601 instant (the CRM's local time read in its zone). */
-  date: string;
-  /** The Stage value set by staff, or null. */
-  stageValue: string | null;
-  /** Activity-bound answers keyed by form-side name; empty ones left out. */
-  values: FieldValues;
-  /** The activity-bound answers it cleared (check-ins/cleared-answers.ts); read with `cleared`. */
-  cleared: ReadonlySet<string>;
-  /** Its subject, null when empty; read with `recorder`. */
-  subject: string | null;
-  /** The display name of whoever recorded it, null when unknown; read with `recorder`. */
-  recordedBy: string | null;
-  /** Where it stands in the list's order, to read the check-ins older than it (CheckInRead.olderThan). */
-  position: CheckInPosition;
-}
-
-/** A place in the check-in list's order (date, then id, newest first). */
-export interface CheckInPosition {
-  /** The date as the CRM keeps it (its wall clock), compared by the CRM. */
-  readonly crmDate: string;
-  readonly id: number;
-}
 
 /** What to read of the check-ins besides their answers, and which slice of the list. */
 export interface CheckInRead {

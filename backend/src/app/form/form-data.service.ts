@@ -7,7 +7,8 @@ import {
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
 import { toStageInfo } from '../check-ins/stages';
-import { type CheckInRecord, CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';

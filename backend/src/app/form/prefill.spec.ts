@@ -1,6 +1,6 @@
 import { checkInRecord } from '../check-ins/testing/check-in-record';
 import { clearedNamesOf } from '../crm/check-in-values';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { activityPrefill, ActivityPrefillBuilder, buildPrefill } from './prefill';
 
 function checkin(id: number, date: string, values: CheckInRecord['values'], cleared?: string): CheckInRecord {

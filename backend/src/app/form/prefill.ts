@@ -1,6 +1,6 @@
 import { CURRENT_STAGE_FIELD_NAME } from '@checkin/contract';
 import type { FieldValues } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { ALL_FIELDS } from '../fields/field-config';
 
 /** Fields asked afresh at every check-in ("since the last check-in"): never prefilled. */

@@ -1,6 +1,6 @@
 import type { FieldValues, SectionConfig, StageOption } from '@checkin/contract';
 import { checkInRecord } from '../check-ins/testing/check-in-record';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { SECTIONS } from '../fields/field-config';
 import { buildReportPayload, currentStageOf, reportSections } from './report-payload';
 

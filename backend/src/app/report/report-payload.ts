@@ -15,7 +15,7 @@ import {
 import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../check-ins/field-history';
 import { buildQuarterlyMatrix, isMatrixField, matrixRows } from '../check-ins/quarterly-matrix';
 import { newestStageValue, toStageInfo } from '../check-ins/stages';
-import type { CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 
 /** Everything the report is made of, as read from the CRM in one round. */
 export interface ReportSources {

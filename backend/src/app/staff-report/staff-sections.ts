@@ -8,7 +8,8 @@ import type {
 } from '@checkin/contract';
 import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../check-ins/field-history';
 import { buildQuarterlyMatrix, MATRIX_SECTION_RANK } from '../check-ins/quarterly-matrix';
-import type { CheckInRead, CheckInRecord } from '../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-ins/check-in-record';
+import type { CheckInRead } from '../crm/check-ins.gateway';
 import type { StaffLayout } from './staff-layout';
 
 /**

@@ -1,5 +1,5 @@
 import type { FieldValues } from '@checkin/contract';
-import type { CheckInRecord } from '../../crm/check-ins.gateway';
+import type { CheckInRecord } from '../check-in-record';
 
 /** A check-in as CrmCheckInsGateway.list answers it, for specs: nothing cleared, no subject or recorder unless given. */
 export function checkInRecord(
