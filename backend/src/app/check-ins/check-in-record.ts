@@ -25,3 +25,18 @@ export interface CheckInPosition {
   readonly crmDate: string;
   readonly id: number;
 }
+
+/** A check-in to record, in the product's terms (CrmCheckInsGateway.createCheckInAndFind). */
+export interface NewCheckIn {
+  /** Who records it: the person of the owner link. */
+  personId: number;
+  orgId: number;
+  /** The browser's id of this submission, which makes a retry find it (docs/decisions.md, "Idempotent submit"). */
+  submissionId: string;
+  /** The validated answers; the activity-bound ones are recorded, empty ones left out. */
+  answers: FieldValues;
+  /** The activity-bound answers this check-in clears (cleared-answers.ts). */
+  cleared: readonly string[];
+  /** When, as the CRM's wall clock ("YYYY-MM-DD HH:MM:SS" in its zone: see crm/crm-site.service.ts). */
+  at: string;
+}

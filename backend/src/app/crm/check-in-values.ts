@@ -1,4 +1,5 @@
 import type { FieldConfig, FieldValues } from '@checkin/contract';
+import type { NewCheckIn } from '../check-ins/check-in-record';
 import { isCheckInAnswer } from '../check-ins/cleared-answers';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import {
@@ -60,21 +61,6 @@ export function splitSubmission(
     }
   }
   return { contactValues, activityValues };
-}
-
-/** A check-in to record, in the product's terms (CrmCheckInsGateway.createCheckInAndFind). */
-export interface NewCheckIn {
-  /** Who records it: the person of the owner link. */
-  personId: number;
-  orgId: number;
-  /** The browser's id of this submission, which makes a retry find it (docs/decisions.md, "Idempotent submit"). */
-  submissionId: string;
-  /** The validated answers; the activity-bound ones are recorded, empty ones left out. */
-  answers: FieldValues;
-  /** The activity-bound answers this check-in clears (check-ins/cleared-answers.ts). */
-  cleared: readonly string[];
-  /** When, as the CRM's wall clock ("YYYY-MM-DD HH:MM:SS" in its zone: see CrmSiteService). */
-  at: string;
 }
 
 /** Activity.create's `values` for a new check-in: its answers, what it cleared, then its own columns. */

@@ -1,15 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { crmLocalTimeToIso, type FieldConfig, type FieldValues } from '@checkin/contract';
-import type { CheckInPosition, CheckInRecord } from '../check-ins/check-in-record';
+import type { CheckInPosition, CheckInRecord, NewCheckIn } from '../check-ins/check-in-record';
 import { crmNameOf } from '../fields/field-config';
 import { checkInsOf } from './check-in-filter';
-import {
-  CHECK_IN_SUBJECT,
-  clearedNamesOf,
-  type NewCheckIn,
-  newCheckInValues,
-  organizationValues,
-} from './check-in-values';
+import { CHECK_IN_SUBJECT, clearedNamesOf, newCheckInValues, organizationValues } from './check-in-values';
 import {
   type Api4Call,
   type Api4CallResult,
@@ -22,8 +16,6 @@ import { ACTIVITY_STAGE_FIELD, CLEARED_FIELDS_FIELD, SUBMISSION_ID_FIELD } from 
 import { checkRows, malformed, type RowShape } from './crm-rows';
 import { CrmSiteService } from './crm-site.service';
 import { fieldReaders, fileJoinsFor, selectFor, valuesOf } from './crm-values';
-
-export type { NewCheckIn } from './check-in-values';
 
 /** What to read of the check-ins besides their answers, and which slice of the list. */
 export interface CheckInRead {

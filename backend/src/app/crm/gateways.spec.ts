@@ -1,5 +1,6 @@
 import { ACTIVITY_FIELDS } from '../fields/field-config';
-import { CrmCheckInsGateway, type NewCheckIn } from './check-ins.gateway';
+import type { NewCheckIn } from '../check-ins/check-in-record';
+import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { type Api4Params, type CrmClient, type CrmRow, type NewCrmFile, batchOneByOne } from './crm-client';
 import { CrmError } from './crm-errors';
