@@ -68,6 +68,39 @@ export default tseslint.config(
     },
   },
   {
+    // docs/architecture.md, "The crm/ folder": features reach CiviCRM through the gateways of
+    // crm/, never its client or query helpers (the APIv4 strings themselves: crm/crm-boundary.spec.ts).
+    // This block repeats the fake's pattern because a later block's rule replaces an earlier one.
+    files: ['backend/src/app/**/*.ts'],
+    ignores: ['backend/src/app/crm/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@checkin/civicrm-fake', '@checkin/civicrm-fake/*'],
+              message: 'Only crm/in-memory, crm/emulator and tests import the CiviCRM fake.',
+            },
+            {
+              group: [
+                '**/crm/crm-client',
+                '**/crm/civicrm-http.client',
+                '**/crm/crm-call-batcher',
+                '**/crm/check-in-filter',
+                '**/crm/check-in-values',
+                '**/crm/crm-rows',
+                '**/crm/crm-values',
+              ],
+              message:
+                'Features read and write through the gateways of crm/ (*.gateway.ts), not its client or query helpers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/**/*.ts'],
     extends: [...angular.configs.tsRecommended],
     processor: angular.processInlineTemplates,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CrmSiteService } from '../src/app/crm/crm-site.service';
-import { CheckInRecordsService } from '../src/app/crm/check-in-records.service';
+import { CrmCheckInsGateway } from '../src/app/crm/check-ins.gateway';
 import { type CrmClient, type CrmRow, batchOneByOne } from '../src/app/crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD } from '../src/app/crm/crm-names';
 import { buildReportPayload } from '../src/app/report/report-payload';
@@ -14,7 +14,7 @@ import { percentile, reportBench } from './bench-output';
 /**
  * How long the report takes to build for a large organization: 500 check-ins, each answering
  * all of 150 fields (the worst case), from the CRM's raw rows to the ReportPayload. It runs the
- * route's own code (CheckInRecordsService turning rows into records, then buildReportPayload)
+ * route's own code (CrmCheckInsGateway turning rows into records, then buildReportPayload)
  * with the CRM answering from memory, so HTTP and the CRM itself are left out.
  *
  * Jest is only the TypeScript runner here. It runs code inside a vm context, where every lookup
@@ -145,12 +145,12 @@ class RowsCrm implements CrmClient {
 async function measure(): Promise<Figures> {
   const sections = benchSections();
   const fields = sections.flatMap((section) => section.fields);
-  const records = new CheckInRecordsService(
+  const checkIns = new CrmCheckInsGateway(
     new RowsCrm(JSON.parse(JSON.stringify(crmRows(fields))) as CrmRow[]),
     { timeZone: () => Promise.resolve('UTC') } as CrmSiteService,
   );
   const build = async () => {
-    const checkins = await records.listCheckIns(ORG_ID, fields);
+    const checkins = await checkIns.list(ORG_ID, fields);
     return buildReportPayload({
       orgName: 'Bench Co-op',
       organizationValues: {},

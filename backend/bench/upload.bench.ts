@@ -1,6 +1,6 @@
 import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
 import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
-import { MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
+import { MAX_UPLOAD_BYTES } from '../src/app/check-ins/upload-policy';
 import {
   DEMO_LINK,
   routeRequest,

@@ -25,7 +25,7 @@ import {
   STAFF_CONTACT_ID,
 } from '../src/app/crm/in-memory/demo-data';
 import { SECTIONS } from '../src/app/fields/field-config';
-import { UPLOAD_LIMITS } from '../src/app/upload/upload-policy';
+import { UPLOAD_LIMITS } from '../src/app/check-ins/upload-policy';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
 

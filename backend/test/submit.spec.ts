@@ -16,7 +16,7 @@ import {
   DEMO_PERSON_ID,
   OTHER_ORG_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { FileReceipts } from '../src/app/upload/file-receipts';
+import { FileReceipts } from '../src/app/check-ins/file-receipts';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
 
@@ -279,6 +279,18 @@ describe('POST /api/submit', () => {
 
         await accepted({ Certificate_of_Incorporation: certificate ?? null, Business_plan: plan ?? null });
         expect(createdValues()[activityField('Business_plan')]).toBe((plan as { id: number }).id);
+      });
+
+      it('refuses, without a receipt, a file a newer check-in cleared: the CRM no longer holds it for the field', async () => {
+        const data = async () =>
+          (await (await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).json()) as FormDataPayload;
+        const plan = (await data()).prefill['Business_plan'];
+        expect(plan).toMatchObject({ id: expect.any(Number) });
+        await accepted({ Business_plan: null });
+        expect((await data()).prefill).not.toHaveProperty('Business_plan');
+        service.emulator.clearCalls();
+
+        await expectRefused({ Business_plan: plan ?? null }, ['Business_plan']);
       });
     });
 

@@ -13,7 +13,7 @@ import {
   DEMO_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
 import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.client';
-import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/upload/upload-policy';
+import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/check-ins/upload-policy';
 import { LINGER_MS, SLOW_WINDOW_MS } from '../src/app/upload/upload-form';
 import { UploadGate } from '../src/app/upload/upload-gate';
 import { ownerQuery, startTestApp, type TestApp } from './support/test-app';

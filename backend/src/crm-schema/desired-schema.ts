@@ -9,7 +9,7 @@ import {
   type GroupKey,
   requiredCustomGroups,
 } from '../app/fields/custom-groups';
-import { UPLOAD_LIMITS } from '../app/upload/upload-policy';
+import { UPLOAD_LIMITS } from '../app/check-ins/upload-policy';
 
 export { DEFAULT_GROUP_NAMES, type DesiredField, type DesiredGroup, type GroupKey };
 

@@ -1,25 +1,138 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Api4Call, type Api4CallResult, CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
+import { crmLocalTimeToIso, type FieldConfig, type FieldValues } from '@checkin/contract';
+import type { CheckInPosition, CheckInRecord, NewCheckIn } from '../check-ins/check-in-record';
+import { crmNameOf } from '../fields/field-config';
 import { checkInsOf } from './check-in-filter';
-import { SUBMISSION_ID_FIELD } from './crm-names';
-import { checkRows, malformed } from './crm-rows';
+import { CHECK_IN_SUBJECT, clearedNamesOf, newCheckInValues, organizationValues } from './check-in-values';
+import {
+  type Api4Call,
+  type Api4CallResult,
+  type Api4Condition,
+  CRM_CLIENT,
+  type CrmClient,
+  type CrmRow,
+} from './crm-client';
+import { ACTIVITY_STAGE_FIELD, CLEARED_FIELDS_FIELD, SUBMISSION_ID_FIELD } from './crm-names';
+import { checkRows, malformed, type RowShape } from './crm-rows';
+import { CrmSiteService } from './crm-site.service';
+import { fieldReaders, fileJoinsFor, selectFor, valuesOf } from './crm-values';
 
+/** What to read of the check-ins besides their answers, and which slice of the list. */
+export interface CheckInRead {
+  /** Which answers each check-in cleared. */
+  cleared?: boolean;
+  /** Each check-in's subject and who recorded it (the staff's submissions list). */
+  recorder?: boolean;
+  /** At most this many. */
+  limit?: number;
+  /** Only those after this place in the list's order. */
+  olderThan?: CheckInPosition;
+}
+
+/** A check-in a submission recorded, as its lookups find it. */
 export interface RecordedCheckIn {
   id: number;
-  /** As the CRM answered it: its local time, read with the site's zone (CrmSiteService). */
-  activity_date_time: unknown;
+  /** As the CRM answered it: its local time, read with the site's zone (CrmSiteService.fromCrmTime). */
+  crmTime: unknown;
   /** The person who recorded it: a submission id belongs to them (docs/decisions.md, "Idempotent submit"). */
-  source_contact_id: number;
+  personId: number;
 }
 
 /**
- * Writes of a submission: the check-in activity, the organization's own values, and the clean-up
- * of duplicates and of activities saved without their values. Reads of check-ins are in
- * CheckInRecordsService and StageService.
+ * The check-ins aggregate: the 'Check-in (organizing)' activities of an organization. Its list,
+ * its current stage, a submission's writes and look-ups, and the clean-up of duplicates and of
+ * activities saved without their values. Every read selects the organization's check-ins with
+ * the one filter of check-in-filter.ts and checks its rows (crm-rows.ts).
+ *
+ * File names: each file field selects the `<field>.file_name` join and also joins File
+ * explicitly, because CiviCRM before 6.2 silently drops the former (docs/civicrm-setup.md).
  */
 @Injectable()
 export class CrmCheckInsGateway {
-  constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
+  constructor(
+    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly site: CrmSiteService,
+  ) {}
+
+  /** Every check-in of the organization (or the read's slice of them), newest first (date, then id). */
+  async list(
+    orgId: number,
+    fields: readonly FieldConfig[],
+    read: CheckInRead = {},
+  ): Promise<CheckInRecord[]> {
+    const checkIns = checkInsOf(orgId);
+    const { olderThan } = read;
+    // Keyset, not offset: a check-in recorded between two slices neither repeats nor hides one.
+    const after: Api4Condition[] = olderThan
+      ? [
+          [
+            'OR',
+            [
+              ['activity_date_time', '<', olderThan.crmDate],
+              [
+                'AND',
+                [
+                  ['activity_date_time', '=', olderThan.crmDate],
+                  ['id', '<', olderThan.id],
+                ],
+              ],
+            ],
+          ],
+        ]
+      : [];
+    const [rows, timeZone] = await Promise.all([
+      this.crm.api4('Activity', 'get', {
+        select: [
+          'id',
+          'activity_date_time',
+          ACTIVITY_STAGE_FIELD,
+          ...selectFor(fields, crmNameOf),
+          ...(read.cleared ? [CLEARED_FIELDS_FIELD] : []),
+          ...(read.recorder ? RECORDER_COLUMNS : []),
+        ],
+        join: [
+          ...checkIns.join,
+          ...fileJoinsFor(fields, crmNameOf),
+          ...(read.recorder ? [RECORDER_JOIN] : []),
+        ],
+        where: [...checkIns.where, ...after],
+        orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+        ...(read.limit === undefined ? {} : { limit: read.limit }),
+      }),
+      this.site.timeZone(),
+    ]);
+    const readers = fieldReaders(fields);
+    return checkRows('Activity.get', rows, checkInShape(read)).map((row) => {
+      const id = Number(row['id']);
+      return {
+        id,
+        date: crmLocalTimeToIso(row['activity_date_time'], timeZone),
+        stageValue: stageValueOf(row[ACTIVITY_STAGE_FIELD]),
+        values: valuesOf(readers, row),
+        cleared: clearedNamesOf(row[CLEARED_FIELDS_FIELD]),
+        subject: textOrNull(row['subject']),
+        recordedBy: textOrNull(row[RECORDER_NAME]),
+        position: { crmDate: String(row['activity_date_time']), id },
+      };
+    });
+  }
+
+  /**
+   * The organization's current stage (check-ins/stages.ts): the stored Stage value of the newest
+   * stage-bearing check-in, or null.
+   */
+  async currentStageValue(orgId: number): Promise<string | null> {
+    const checkIns = checkInsOf(orgId);
+    const rows = await this.crm.api4('Activity', 'get', {
+      select: ['id', ACTIVITY_STAGE_FIELD],
+      join: checkIns.join,
+      where: [...checkIns.where, [ACTIVITY_STAGE_FIELD, 'IS NOT EMPTY']],
+      orderBy: { activity_date_time: 'DESC', id: 'DESC' },
+      limit: 1,
+    });
+    const [newest] = checkRows('Activity.get', rows, { id: 'id' });
+    return stageValueOf(newest?.[ACTIVITY_STAGE_FIELD]);
+  }
 
   /** Every check-in recorded for the submission, oldest first. */
   async findBySubmissionId(orgId: number, submissionId: string): Promise<RecordedCheckIn[]> {
@@ -29,28 +142,32 @@ export class CrmCheckInsGateway {
 
   /**
    * Submit's first round (docs/decisions.md, "Idempotent submit"): the submission lookup and,
-   * when there are any, the organization's own values, as one batch in that order. Each settles
-   * apart, as two requests would; a request that fails as a whole fails both alike.
+   * when the answers hold any of the organization's own values, their update, as one batch in
+   * that order. Each settles apart, as two requests would; a request that fails as a whole fails
+   * both alike. `organizationUpdate` is null when there was nothing to update.
    */
   async findAndUpdateOrganization(
     orgId: number,
     submissionId: string,
-    /** Keyed by CRM name, as CiviCRM stores them (submission-mapping.ts); null when none. */
-    contactValues: Record<string, unknown> | null,
-  ): Promise<{ recorded: Settled<RecordedCheckIn[]>; contactUpdate: Settled<void> }> {
-    if (contactValues === null) {
-      return { recorded: await settle(this.findBySubmissionId(orgId, submissionId)), contactUpdate: DONE };
+    answers: FieldValues,
+  ): Promise<{ recorded: Settled<RecordedCheckIn[]>; organizationUpdate: Settled<void> | null }> {
+    const values = organizationValues(answers);
+    if (values === null) {
+      return {
+        recorded: await settle(this.findBySubmissionId(orgId, submissionId)),
+        organizationUpdate: null,
+      };
     }
-    const answers = await settle(
+    const answered = await settle(
       this.crm.batch({
         [LOOKUP]: submissionLookup(orgId, submissionId),
-        [UPDATE]: ['Contact', 'update', { values: contactValues, where: [['id', '=', orgId]] }],
+        [UPDATE]: ['Contact', 'update', { values, where: [['id', '=', orgId]] }],
       }),
     );
-    if (answers.status === 'rejected') return { recorded: answers, contactUpdate: answers };
+    if (answered.status === 'rejected') return { recorded: answered, organizationUpdate: answered };
     return {
-      recorded: settleRows(answers.value[LOOKUP], LOOKUP, recordedCheckIns),
-      contactUpdate: settleRows(answers.value[UPDATE], UPDATE, () => undefined),
+      recorded: settleRows(answered.value[LOOKUP], LOOKUP, recordedCheckIns),
+      organizationUpdate: settleRows(answered.value[UPDATE], UPDATE, () => undefined),
     };
   }
 
@@ -61,28 +178,26 @@ export class CrmCheckInsGateway {
    * "Batch"). The lookup's answer is only used when the create worked.
    */
   async createCheckInAndFind(
-    values: Record<string, unknown>,
-    orgId: number,
-    submissionId: string,
+    checkIn: NewCheckIn,
   ): Promise<{ created: Settled<number>; recorded: Settled<RecordedCheckIn[]> }> {
-    const answers = await settle(
+    const answered = await settle(
       this.crm.batch({
-        [CREATE]: ['Activity', 'create', { values }],
-        [LOOKUP_AFTER_CREATE]: submissionLookup(orgId, submissionId),
+        [CREATE]: ['Activity', 'create', { values: newCheckInValues(checkIn) }],
+        [LOOKUP_AFTER_CREATE]: submissionLookup(checkIn.orgId, checkIn.submissionId),
       }),
     );
-    if (answers.status === 'rejected') return { created: answers, recorded: answers };
+    if (answered.status === 'rejected') return { created: answered, recorded: answered };
     return {
-      created: settleRows(answers.value[CREATE], CREATE, createdId),
-      recorded: settleRows(answers.value[LOOKUP_AFTER_CREATE], LOOKUP_AFTER_CREATE, recordedCheckIns),
+      created: settleRows(answered.value[CREATE], CREATE, createdId),
+      recorded: settleRows(answered.value[LOOKUP_AFTER_CREATE], LOOKUP_AFTER_CREATE, recordedCheckIns),
     };
   }
 
   /**
-   * The check-ins of the organization saved at exactly `crmTime` with `subject` and no
-   * submission id: what CiviCRM keeps when it refused an activity's custom values.
+   * The check-ins of the organization saved at exactly `crmTime` as a submission's check-in but
+   * with no submission id: what CiviCRM keeps when it refused an activity's custom values.
    */
-  async findSavedWithoutValues(orgId: number, crmTime: string, subject: string): Promise<number[]> {
+  async findSavedWithoutValues(orgId: number, crmTime: string): Promise<number[]> {
     const checkIns = checkInsOf(orgId);
     const rows = checkRows(
       'Activity.get',
@@ -92,7 +207,7 @@ export class CrmCheckInsGateway {
         where: [
           ...checkIns.where,
           ['activity_date_time', '=', crmTime],
-          ['subject', '=', subject],
+          ['subject', '=', CHECK_IN_SUBJECT],
           [SUBMISSION_ID_FIELD, 'IS EMPTY'],
         ],
       }),
@@ -106,9 +221,42 @@ export class CrmCheckInsGateway {
   }
 
   /** The new activity's id. */
-  async createCheckIn(values: Record<string, unknown>): Promise<number> {
-    return createdId(await this.crm.api4('Activity', 'create', { values }));
+  async createCheckIn(checkIn: NewCheckIn): Promise<number> {
+    return createdId(await this.crm.api4('Activity', 'create', { values: newCheckInValues(checkIn) }));
   }
+}
+
+/** Who recorded a check-in: the display name of its source contact. */
+const RECORDER_NAME = 'recorder.display_name';
+const RECORDER_COLUMNS = ['subject', RECORDER_NAME];
+/**
+ * The source contact through an explicit join: `source_contact_id.display_name` is silently
+ * dropped by CiviCRM (source_contact_id is a virtual field on Activity).
+ */
+const RECORDER_JOIN = [
+  'Contact AS recorder',
+  'LEFT',
+  'ActivityContact',
+  ['id', '=', 'recorder.activity_id'],
+  ['recorder.record_type_id:name', '=', '"Activity Source"'],
+];
+
+function checkInShape(read: CheckInRead): RowShape {
+  return {
+    id: 'id',
+    activity_date_time: 'string?',
+    ...(read.cleared ? { [CLEARED_FIELDS_FIELD]: 'string?' } : {}),
+    ...(read.recorder ? { subject: 'string?', [RECORDER_NAME]: 'string?' } : {}),
+  };
+}
+
+/** A Stage column as the CRM answers it: empty means no stage. */
+function stageValueOf(value: unknown): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
 /** Names of the batched calls, as CiviCRM's log and the emulator's record show them. */
@@ -118,8 +266,6 @@ const CREATE = '0:Activity.create';
 const LOOKUP_AFTER_CREATE = '1:Activity.get';
 
 export type Settled<T> = PromiseSettledResult<T>;
-
-const DONE: Settled<void> = { status: 'fulfilled', value: undefined };
 
 function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   return promise.then(
@@ -166,8 +312,8 @@ function recordedCheckIns(answer: unknown): RecordedCheckIn[] {
   });
   return rows.map((row) => ({
     id: Number(row['id']),
-    activity_date_time: row['activity_date_time'],
-    source_contact_id: Number(row['source_contact_id']),
+    crmTime: row['activity_date_time'],
+    personId: Number(row['source_contact_id']),
   }));
 }
 

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CRM_CLIENT, type CrmClient } from './crm-client';
+import type { FieldConfig, FieldValues } from '@checkin/contract';
+import { crmNameOf } from '../fields/field-config';
+import { CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
 import { FORM_CONTACT_RELATIONSHIP } from './crm-names';
 import { checkRows, malformed } from './crm-rows';
+import { fieldReaders, fileJoinsFor, selectFor, valuesOf } from './crm-values';
 import { personSide } from './relationship-sides';
 
 const PRIMARY_EMAIL = 'email_primary.email';
@@ -18,8 +21,16 @@ export interface OrganizationName {
   name: string;
 }
 
+export interface OrganizationRecord {
+  id: number;
+  name: string;
+  /** Contact-bound answers keyed by form-side name; empty ones left out. */
+  values: FieldValues;
+}
+
 /**
- * Contacts and access: checksum checks and issues, the person's organizations, contact names.
+ * Contacts and access: checksum checks and issues, the person's organizations, contact names,
+ * an organization's own (contact-bound) answers.
  * The only place their CiviCRM queries are written.
  */
 @Injectable()
@@ -126,6 +137,41 @@ export class CrmContactsGateway {
     }));
   }
 
+  /**
+   * The organization's name and contact-bound answers, for an owner route (the access guard has
+   * already tied the person to it): an empty record when there is no such contact.
+   */
+  async readOrganization(orgId: number, fields: readonly FieldConfig[]): Promise<OrganizationRecord> {
+    const row = await this.organizationRow(orgId, fields, []);
+    return row ? organizationRecord(orgId, fields, row) : { id: orgId, name: '', values: {} };
+  }
+
+  /** The same for staff, who may name any id: null unless it is an organization's. */
+  async findOrganization(orgId: number, fields: readonly FieldConfig[]): Promise<OrganizationRecord | null> {
+    const row = await this.organizationRow(orgId, fields, ['contact_type']);
+    return row?.['contact_type'] === 'Organization' ? organizationRecord(orgId, fields, row) : null;
+  }
+
+  private async organizationRow(
+    orgId: number,
+    fields: readonly FieldConfig[],
+    more: readonly string[],
+  ): Promise<CrmRow | undefined> {
+    // The File joins of file fields: see crm-values.ts, fileJoinsFor.
+    const join = fileJoinsFor(fields, crmNameOf);
+    const [row] = checkRows(
+      'Contact.get',
+      await this.crm.api4('Contact', 'get', {
+        select: ['id', 'display_name', 'organization_name', ...selectFor(fields, crmNameOf), ...more],
+        ...(join.length > 0 ? { join } : {}),
+        where: [['id', '=', orgId]],
+        limit: 1,
+      }),
+      { id: 'id', display_name: 'string?', organization_name: 'string?', contact_type: 'string?' },
+    );
+    return row;
+  }
+
   /** First and last name, and the primary email through the email_primary join; null when no such contact. */
   async personIdentity(contactId: number): Promise<PersonIdentity | null> {
     const [row] = checkRows(
@@ -145,6 +191,14 @@ export class CrmContactsGateway {
       email: typeof email === 'string' && email !== '' ? email : null,
     };
   }
+}
+
+function organizationRecord(orgId: number, fields: readonly FieldConfig[], row: CrmRow): OrganizationRecord {
+  return {
+    id: orgId,
+    name: String(row['organization_name'] || row['display_name'] || ''),
+    values: valuesOf(fieldReaders(fields), row),
+  };
 }
 
 function textOrEmpty(value: unknown): string {

@@ -1,4 +1,6 @@
-import type { FieldConfig, FieldValue, FileValue } from '@checkin/contract';
+import type { FieldConfig, FieldValue, FieldValues, FileValue } from '@checkin/contract';
+import { crmNameOf } from '../fields/field-config';
+import type { CrmRow } from './crm-client';
 
 /**
  * Converting between CiviCRM's representation of custom values and the form's. Pure
@@ -105,4 +107,32 @@ function toNumberOrText(raw: unknown): number | string {
   if (typeof raw === 'number') return raw;
   const parsed = Number(raw);
   return Number.isFinite(parsed) ? parsed : String(raw);
+}
+
+/** How a read turns a row's columns into one field's value. */
+export interface FieldReader {
+  field: FieldConfig;
+  crmName: string;
+  /** The columns that may carry a file field's name (implicit join, explicit join). */
+  fileNameColumns: readonly string[];
+}
+
+/** CRM names resolved once per read, not once per row: a report walks 500 rows of 150 fields. */
+export function fieldReaders(fields: readonly FieldConfig[]): FieldReader[] {
+  return fields.map((field) => {
+    const crmName = crmNameOf(field);
+    return { field, crmName, fileNameColumns: field.type === 'file' ? fileNameColumns(field, crmName) : [] };
+  });
+}
+
+/** A row's answers keyed by form-side name; empty ones left out. */
+export function valuesOf(readers: readonly FieldReader[], row: CrmRow): FieldValues {
+  const values: FieldValues = {};
+  for (const { field, crmName, fileNameColumns } of readers) {
+    let fileName: unknown;
+    for (const column of fileNameColumns) fileName ||= row[column];
+    const value = fromCrmValue(field, row[crmName], fileName);
+    if (value !== null) values[field.name] = value;
+  }
+  return values;
 }

@@ -1,18 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CiviCrmHttpClient } from './civicrm-http.client';
-import { CheckInRecordsService } from './check-in-records.service';
 import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
-import { CrmSchemaService } from './crm-schema.service';
+import { SiteMetadataCache } from './site-metadata.cache';
 import { CrmSiteService } from './crm-site.service';
 import { createDemoModel } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
 import { wrapForSiteGroupNames } from './site-group-names';
 import { CrmSiteGateway } from './site.gateway';
-import { StageService } from './stage.service';
 
 /**
  * The CRM behind one interface: CiviCRM over HTTP when configured, otherwise (outside
@@ -29,14 +27,12 @@ import { StageService } from './stage.service';
           ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm), config.crm.customGroups)
           : new InMemoryCrmClient(createDemoModel()),
     },
-    CrmSchemaService,
+    SiteMetadataCache,
     CrmSiteService,
     CrmCheckInsGateway,
     CrmContactsGateway,
     CrmFilesGateway,
     CrmSiteGateway,
-    StageService,
-    CheckInRecordsService,
   ],
   exports: [
     CRM_CLIENT,
@@ -44,10 +40,8 @@ import { StageService } from './stage.service';
     CrmContactsGateway,
     CrmFilesGateway,
     CrmSiteGateway,
-    CrmSchemaService,
+    SiteMetadataCache,
     CrmSiteService,
-    StageService,
-    CheckInRecordsService,
   ],
 })
 export class CrmModule {}

@@ -1,8 +1,11 @@
+import { ACTIVITY_FIELDS } from '../fields/field-config';
+import type { NewCheckIn } from '../check-ins/check-in-record';
 import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
 import { type Api4Params, type CrmClient, type CrmRow, type NewCrmFile, batchOneByOne } from './crm-client';
 import { CrmError } from './crm-errors';
-import { ACTIVITY_TYPE_NAME, SUBMISSION_ID_FIELD } from './crm-names';
+import { CLEARED_FIELDS_FIELD } from './crm-names';
+import type { CrmSiteService } from './crm-site.service';
 import { CrmFilesGateway } from './files.gateway';
 import { createDemoModel, DEMO_ORG_ID, DEMO_PERSON_ID, OTHER_ORG_ID } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
@@ -175,19 +178,22 @@ describe('CrmFilesGateway', () => {
 });
 
 describe('CrmCheckInsGateway', () => {
+  const site = { timeZone: () => Promise.resolve('UTC') } as CrmSiteService;
+  const newCheckIn = (submissionId: string): NewCheckIn => ({
+    personId: DEMO_PERSON_ID,
+    orgId: DEMO_ORG_ID,
+    submissionId,
+    answers: { Store_size_sqft: 5100, Organizing_notes: '' },
+    cleared: ['Organizing_notes'],
+    at: '2026-11-20 10:00:00',
+  });
+
   it('creates a check-in, finds it by submission id, deletes it', async () => {
     const crm = new RecordingCrm();
-    const checkIns = new CrmCheckInsGateway(crm);
-    const id = await checkIns.createCheckIn({
-      'activity_type_id:name': ACTIVITY_TYPE_NAME,
-      'status_id:name': 'Completed',
-      subject: 'Organizing check-in',
-      source_contact_id: DEMO_PERSON_ID,
-      target_contact_id: [DEMO_ORG_ID],
-      [SUBMISSION_ID_FIELD]: 'gateway-spec-1',
-    });
+    const checkIns = new CrmCheckInsGateway(crm, site);
+    const id = await checkIns.createCheckIn(newCheckIn('gateway-spec-1'));
     expect(await checkIns.findBySubmissionId(DEMO_ORG_ID, 'gateway-spec-1')).toEqual([
-      { id, activity_date_time: expect.any(String), source_contact_id: DEMO_PERSON_ID },
+      { id, crmTime: expect.any(String), personId: DEMO_PERSON_ID },
     ]);
     await checkIns.deleteCheckIns([id]);
     expect(await checkIns.findBySubmissionId(DEMO_ORG_ID, 'gateway-spec-1')).toEqual([]);
@@ -200,10 +206,55 @@ describe('CrmCheckInsGateway', () => {
     expect(crm.calls[2]).toBe(`v4 Activity.delete {"where":[["id","IN",[${id}]]]}`);
   });
 
+  it('reads a check-in back as a typed record: answers, what it cleared, subject and recorder', async () => {
+    const crm = new RecordingCrm();
+    const checkIns = new CrmCheckInsGateway(crm, site);
+    const id = await checkIns.createCheckIn(newCheckIn('gateway-spec-2'));
+    const fields = ACTIVITY_FIELDS.filter((field) =>
+      ['Store_size_sqft', 'Organizing_notes'].includes(field.name),
+    );
+    const [newest] = await checkIns.list(DEMO_ORG_ID, fields, { cleared: true, recorder: true, limit: 1 });
+    expect(newest).toEqual({
+      id,
+      date: '2026-11-20T10:00:00.000Z',
+      stageValue: null,
+      values: { Store_size_sqft: 5100 },
+      cleared: new Set(['Organizing_notes']),
+      subject: 'Organizing check-in',
+      recordedBy: expect.stringContaining(''),
+      position: { crmDate: '2026-11-20 10:00:00', id },
+    });
+    expect(newest?.recordedBy).not.toBeNull();
+    // Without the extra columns the record says nothing cleared and no recorder.
+    const [plain] = await checkIns.list(DEMO_ORG_ID, fields, { limit: 1 });
+    expect(plain).toMatchObject({ id, cleared: new Set(), subject: null, recordedBy: null });
+  });
+
+  it('refuses a check-in row whose cleared list is not text', async () => {
+    const crm = new RecordingCrm();
+    crm.answers.set('Activity.get', [
+      { id: 1, activity_date_time: '2026-01-01 00:00:00', [CLEARED_FIELDS_FIELD]: 7 },
+    ]);
+    const checkIns = new CrmCheckInsGateway(crm, site);
+    expect(await malformedFailure(checkIns.list(DEMO_ORG_ID, [], { cleared: true }))).toBe('malformed');
+  });
+
   it('refuses an Activity.create answer without an id', async () => {
     const crm = new RecordingCrm();
     crm.answers.set('Activity.create', [{}]);
-    expect(await malformedFailure(new CrmCheckInsGateway(crm).createCheckIn({}))).toBe('malformed');
+    expect(await malformedFailure(new CrmCheckInsGateway(crm, site).createCheckIn(newCheckIn('x')))).toBe(
+      'malformed',
+    );
+  });
+});
+
+describe('CrmContactsGateway organization reads', () => {
+  it('reads an organization for staff only when the id is an organization', async () => {
+    const contacts = new CrmContactsGateway(new RecordingCrm());
+    expect(await contacts.findOrganization(DEMO_ORG_ID, [])).toMatchObject({ id: DEMO_ORG_ID });
+    expect(await contacts.findOrganization(DEMO_PERSON_ID, [])).toBeNull();
+    expect(await contacts.findOrganization(999_999, [])).toBeNull();
+    expect(await contacts.readOrganization(999_999, [])).toEqual({ id: 999_999, name: '', values: {} });
   });
 });
 
@@ -215,7 +266,7 @@ describe('CrmSiteGateway', () => {
     expect((await site.relationshipTypes()).some((row) => row['name_a_b'] === 'Primary Contact')).toBe(true);
     expect(await site.contactSummary(DEMO_PERSON_ID)).toMatchObject({
       id: DEMO_PERSON_ID,
-      contact_type: 'Individual',
+      contactType: 'Individual',
     });
     expect((await site.relationshipsOf(DEMO_PERSON_ID, 201)).length).toBeGreaterThan(0);
     expect(crm.calls[0]).toBe('v4 Contact.get {"select":["id"],"limit":1}');

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
+import { checkRows } from './crm-rows';
+import { getCustomFields } from './site.gateway';
 
 /**
  * Reads the deployment self-check (health/deployment-check.ts) makes beyond CrmSiteGateway's:
@@ -17,11 +19,15 @@ export class CrmSiteChecks {
 
   /** One field of the given groups: on CiviCRM 5.x `CustomField.get` also needs *administer CiviCRM*. */
   async readCustomFields(groupIds: readonly unknown[]): Promise<number> {
-    const rows = await this.crm.api4('CustomField', 'get', {
-      select: ['id'],
-      where: [['custom_group_id', 'IN', groupIds]],
-      limit: 1,
-    });
+    const rows = checkRows(
+      'CustomField.get',
+      await getCustomFields(this.crm, {
+        select: ['id'],
+        where: [['custom_group_id', 'IN', groupIds]],
+        limit: 1,
+      }),
+      { id: 'id' },
+    );
     return rows.length;
   }
 }

@@ -6,14 +6,14 @@ import {
   type FormDataPayload,
 } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { type CheckInRecord, CheckInRecordsService } from '../crm/check-in-records.service';
+import { toStageInfo } from '../check-ins/stages';
+import type { CheckInRecord } from '../check-ins/check-in-record';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
-import { CrmSchemaService } from '../crm/crm-schema.service';
-import { StageService, toStageInfo } from '../crm/stage.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields/field-config';
-import { UPLOAD_LIMITS } from '../upload/upload-policy';
-import { CLEARED_FIELDS_FIELD } from './cleared-answers';
+import { UPLOAD_LIMITS } from '../check-ins/upload-policy';
 import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
 
 /**
@@ -34,9 +34,8 @@ const PREFILLED_ACTIVITY_FIELDS = ACTIVITY_FIELDS.filter((field) => !field.never
 export class FormDataService {
   constructor(
     private readonly contacts: CrmContactsGateway,
-    private readonly records: CheckInRecordsService,
-    private readonly stages: StageService,
-    private readonly schema: CrmSchemaService,
+    private readonly checkIns: CrmCheckInsGateway,
+    private readonly metadata: SiteMetadataCache,
   ) {}
 
   /**
@@ -50,16 +49,11 @@ export class FormDataService {
     const [contact, organization, checkins, stageValue, { options, stages }, valueFormat] = await Promise.all(
       [
         this.identity(contactId),
-        this.records.readOrganization(orgId, CONTACT_FIELDS),
-        this.records.listCheckIns(
-          orgId,
-          PREFILLED_ACTIVITY_FIELDS,
-          { select: [CLEARED_FIELDS_FIELD] },
-          { limit: PREFILL_FIRST_SLICE },
-        ),
-        this.stages.currentStageValue(orgId),
-        this.schema.options(ALL_FIELDS),
-        this.schema.valueFormat(),
+        this.contacts.readOrganization(orgId, CONTACT_FIELDS),
+        this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
+        this.checkIns.currentStageValue(orgId),
+        this.metadata.options(ALL_FIELDS),
+        this.metadata.valueFormat(),
       ],
     );
     const fromCheckIns = await this.activityPrefill(orgId, checkins, authorized);
@@ -96,12 +90,7 @@ export class FormDataService {
     const oldest = newest.at(-1);
     if (newest.length === PREFILL_FIRST_SLICE && unsettled.length > 0 && oldest) {
       await authorized;
-      const older = await this.records.listCheckIns(
-        orgId,
-        unsettled,
-        { select: [CLEARED_FIELDS_FIELD] },
-        { olderThan: { crmDate: String(oldest.row['activity_date_time']), id: oldest.id } },
-      );
+      const older = await this.checkIns.list(orgId, unsettled, { cleared: true, olderThan: oldest.position });
       prefill.add(older);
     }
     return prefill.result();

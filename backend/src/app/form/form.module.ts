@@ -6,11 +6,11 @@ import { OrganizationsController } from './organizations.controller';
 import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
 import { SubmittedFiles } from './submitted-files';
-import { UploadModule } from '../upload/upload.module';
+import { CheckInsModule } from '../check-ins/check-ins.module';
 
 /** GET /api/data and POST /api/submit: the owner's check-in form; GET /api/organizer for its help lines; GET /api/organizations to choose a co-op. */
 @Module({
-  imports: [UploadModule],
+  imports: [CheckInsModule],
   controllers: [FormController, OrganizerController, OrganizationsController],
   providers: [FormDataService, SubmitService, SubmissionLock, SubmittedFiles],
 })

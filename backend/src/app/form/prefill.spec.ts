@@ -1,9 +1,10 @@
-import type { CheckInRecord } from '../crm/check-in-records.service';
-import { CLEARED_FIELDS_FIELD } from './cleared-answers';
+import { checkInRecord } from '../check-ins/testing/check-in-record';
+import { clearedNamesOf } from '../crm/check-in-values';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { activityPrefill, ActivityPrefillBuilder, buildPrefill } from './prefill';
 
 function checkin(id: number, date: string, values: CheckInRecord['values'], cleared?: string): CheckInRecord {
-  return { id, date, stageValue: null, values, row: cleared ? { [CLEARED_FIELDS_FIELD]: cleared } : {} };
+  return checkInRecord(id, date, values, { cleared: clearedNamesOf(cleared) });
 }
 
 describe('buildPrefill', () => {

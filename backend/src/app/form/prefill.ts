@@ -1,8 +1,7 @@
 import { CURRENT_STAGE_FIELD_NAME } from '@checkin/contract';
 import type { FieldValues } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { ALL_FIELDS } from '../fields/field-config';
-import { clearedFieldsOf } from './cleared-answers';
 
 /** Fields asked afresh at every check-in ("since the last check-in"): never prefilled. */
 const NEVER_PREFILLED: ReadonlySet<string> = new Set(
@@ -18,8 +17,8 @@ export interface ActivityPrefill {
 
 /**
  * For each activity-bound field, its newest non-empty value across the check-ins, unless a newer
- * check-in cleared it (cleared-answers.ts): then it starts empty. Fields marked neverPrefilled
- * are left out. `checkinsNewestFirst` must be newest first, as listCheckIns returns them.
+ * check-in cleared it (check-ins/cleared-answers.ts): then it starts empty. Fields marked neverPrefilled
+ * are left out. `checkinsNewestFirst` must be newest first, as CrmCheckInsGateway.list returns them.
  */
 export function activityPrefill(checkinsNewestFirst: readonly CheckInRecord[]): ActivityPrefill {
   const prefill = new ActivityPrefillBuilder();
@@ -45,7 +44,7 @@ export class ActivityPrefillBuilder {
         this.values[name] = value;
         this.lastGiven[name] = checkin.date;
       }
-      for (const name of clearedFieldsOf(checkin.row)) this.settled.add(name);
+      for (const name of checkin.cleared) this.settled.add(name);
     }
   }
 

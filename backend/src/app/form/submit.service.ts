@@ -1,18 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FieldValues, OptionMap, SubmitResponse } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
+import { clearedAnswers } from '../check-ins/cleared-answers';
 import { CrmCheckInsGateway, type RecordedCheckIn } from '../crm/check-ins.gateway';
 import { CrmError } from '../crm/crm-errors';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { CrmSiteService } from '../crm/crm-site.service';
 import { toCrmLocalTime } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { clearedFieldsValue } from './cleared-answers';
 import { RecentResults } from './recent-results';
 import { SubmissionLock } from './submission-lock';
-import { CHECK_IN_SUBJECT, checkInActivityValues, splitSubmission } from './submission-mapping';
 import { fieldsNeedingOptions, parseSubmission, validateValues } from './submission-validation';
 import { SubmittedFiles } from './submitted-files';
 
@@ -40,7 +39,7 @@ export class SubmitService {
 
   constructor(
     private readonly checkIns: CrmCheckInsGateway,
-    private readonly schema: CrmSchemaService,
+    private readonly metadata: SiteMetadataCache,
     private readonly site: CrmSiteService,
     private readonly rateLimits: RateLimitService,
     private readonly lock: SubmissionLock,
@@ -74,7 +73,7 @@ export class SubmitService {
   /** Option lists only when a select answer needs checking: most submissions skip the call. */
   private async optionsFor(values: Readonly<Record<string, unknown>>): Promise<OptionMap> {
     const fields = fieldsNeedingOptions(values);
-    return fields.length > 0 ? (await this.schema.options(fields)).options : {};
+    return fields.length > 0 ? (await this.metadata.options(fields)).options : {};
   }
 
   private async record(
@@ -82,19 +81,13 @@ export class SubmitService {
     submissionId: string,
     values: FieldValues,
   ): Promise<SubmitResponse> {
-    const { contactValues, activityValues: answered } = splitSubmission(values);
-    const activityValues = { ...answered, ...clearedFieldsValue(values) };
-    const updatesContact = Object.keys(contactValues).length > 0;
     // Round one: the lookup and the contact update, one batch (the site info is cached by then).
-    const [{ recorded, contactUpdate }, site] = await Promise.all([
-      this.checkIns.findAndUpdateOrganization(
-        access.orgId,
-        submissionId,
-        updatesContact ? contactValues : null,
-      ),
+    const [{ recorded, organizationUpdate }, site] = await Promise.all([
+      this.checkIns.findAndUpdateOrganization(access.orgId, submissionId, values),
       settled(this.site.info()),
     ]);
-    if (contactUpdate.status === 'rejected') throw contactUpdate.reason;
+    const updatesContact = organizationUpdate !== null;
+    if (organizationUpdate?.status === 'rejected') throw organizationUpdate.reason;
     if (recorded.status === 'rejected') {
       // Unknown whether an earlier attempt recorded it: creating now could make a second one.
       throw updatesContact ? this.activityNotSaved(recorded.reason, true) : recorded.reason;
@@ -102,7 +95,7 @@ export class SubmitService {
     if (site.status === 'rejected')
       throw updatesContact ? this.activityNotSaved(site.reason, true) : site.reason;
     if (recorded.value.length > 0) {
-      if (recorded.value[0]?.source_contact_id !== access.contactId) throw submissionIdTaken();
+      if (recorded.value[0]?.personId !== access.contactId) throw submissionIdTaken();
       return this.keepOldest(recorded.value);
     }
 
@@ -110,17 +103,14 @@ export class SubmitService {
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
     const crmTime = toCrmLocalTime(at, site.value.timeZone);
     // Round two: the create and, after it in the same batch, the check that one activity has the id.
-    const { created, recorded: afterCreate } = await this.checkIns.createCheckInAndFind(
-      checkInActivityValues({
-        personId: access.contactId,
-        orgId: access.orgId,
-        submissionId,
-        activityValues,
-        at: crmTime,
-      }),
-      access.orgId,
+    const { created, recorded: afterCreate } = await this.checkIns.createCheckInAndFind({
+      personId: access.contactId,
+      orgId: access.orgId,
       submissionId,
-    );
+      answers: values,
+      cleared: clearedAnswers(values),
+      at: crmTime,
+    });
     if (created.status === 'rejected') {
       const error = created.reason;
       if (error instanceof CrmError && error.isTimeout) {
@@ -151,7 +141,7 @@ export class SubmitService {
       this.logger.warn(`submission recorded ${rows.length} times: keeping activity ${kept.id}`);
       await this.checkIns.deleteCheckIns(extra.map((row) => row.id));
     }
-    return { activityId: kept.id, submittedAt: await this.site.fromCrmTime(kept.activity_date_time) };
+    return { activityId: kept.id, submittedAt: await this.site.fromCrmTime(kept.crmTime) };
   }
 
   /**
@@ -173,7 +163,7 @@ export class SubmitService {
    */
   private async removeEmptyCheckIn(access: OwnerAccess, crmTime: string): Promise<void> {
     try {
-      const ids = await this.checkIns.findSavedWithoutValues(access.orgId, crmTime, CHECK_IN_SUBJECT);
+      const ids = await this.checkIns.findSavedWithoutValues(access.orgId, crmTime);
       if (ids.length === 0) return;
       await this.checkIns.deleteCheckIns(ids);
       this.logger.warn(`removed ${ids.length} check-in(s) saved without their values`);

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldConfig, FieldValue } from '@checkin/contract';
 import type { OwnerAccess } from '../auth/owner-access.service';
-import { CheckInRecordsService } from '../crm/check-in-records.service';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { Errors } from '../errors/app-error';
 import { SUBMITTABLE_FIELDS } from '../fields/field-config';
-import { FileReceipts } from '../upload/file-receipts';
+import { FileReceipts } from '../check-ins/file-receipts';
 import { buildPrefill } from './prefill';
 
 const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
@@ -23,7 +24,8 @@ const FILE_FIELDS: ReadonlyMap<string, FieldConfig> = new Map(
 export class SubmittedFiles {
   constructor(
     private readonly receipts: FileReceipts,
-    private readonly records: CheckInRecordsService,
+    private readonly contacts: CrmContactsGateway,
+    private readonly checkIns: CrmCheckInsGateway,
   ) {}
 
   async assertAllowed(access: OwnerAccess, values: Readonly<Record<string, unknown>>): Promise<void> {
@@ -50,13 +52,14 @@ export class SubmittedFiles {
     }
   }
 
-  /** The file id the CRM holds for each field, as the form would prefill it. */
+  /** The file id the CRM holds for each field, exactly as the form would prefill it. */
   private async heldFileIds(orgId: number, fields: readonly FieldConfig[]): Promise<Map<string, number>> {
     const contactFields = fields.filter((field) => field.crmContactField);
     const activityFields = fields.filter((field) => field.crmField);
     const [organization, checkins] = await Promise.all([
-      contactFields.length > 0 ? this.records.readOrganization(orgId, contactFields) : undefined,
-      activityFields.length > 0 ? this.records.listCheckIns(orgId, activityFields) : [],
+      contactFields.length > 0 ? this.contacts.readOrganization(orgId, contactFields) : undefined,
+      // With what each check-in cleared: a file answer cleared since is not held any more.
+      activityFields.length > 0 ? this.checkIns.list(orgId, activityFields, { cleared: true }) : [],
     ]);
     const prefill = buildPrefill(checkins, organization?.values ?? {}, null);
     const held = new Map<string, number>();

@@ -3,7 +3,6 @@ import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/term
 import {
   MAX_STAGE_RANK,
   type ContactRelationshipsDiagnostic,
-  type ContactSummary,
   type CustomGroupsDiagnostic,
   type PrimaryContactTypeDiagnostic,
   type RelationshipDiagnostic,
@@ -11,15 +10,14 @@ import {
   type StageOptionsDiagnostic,
 } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { CrmRow } from '../crm/crm-client';
-import { CrmSiteGateway } from '../crm/site.gateway';
+import { CrmSiteGateway, type RelationshipWithSides } from '../crm/site.gateway';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
   CONTACT_CUSTOM_GROUP,
   FORM_CONTACT_RELATIONSHIP,
 } from '../crm/crm-names';
-import { rankStages } from '../crm/crm-schema.service';
+import { rankStages } from '../check-ins/stages';
 import { crmDown } from './dependency-failure';
 import { directionProblems, personSide } from './relationship-direction';
 import {
@@ -126,14 +124,14 @@ export class CrmDiagnosticsIndicator {
     const field = await this.site.customFieldWithOptionGroup(ACTIVITY_CUSTOM_GROUP, stageFieldName);
     const diagnostic: StageOptionsDiagnostic = {
       field: this.stageField,
-      customFieldId: field ? asNumber(field['id']) : null,
-      optionGroupId: field ? asNumber(field['option_group_id']) : null,
-      optionGroup: field ? asText(field['option_group_id:name']) : null,
+      customFieldId: field ? field.id : null,
+      optionGroupId: field ? field.optionGroupId : null,
+      optionGroup: field ? field.optionGroupName : null,
       stages: [],
       problems: [],
     };
     if (!field) return withProblem(diagnostic, `The custom field ${this.stageField} does not exist.`);
-    if (field['is_active'] === false) {
+    if (!field.isActive) {
       diagnostic.problems.push(`The custom field ${this.stageField} is disabled.`);
     }
     if (diagnostic.optionGroupId === null) {
@@ -153,8 +151,7 @@ export class CrmDiagnosticsIndicator {
   }
 
   private async diagnosePrimaryContactType(): Promise<PrimaryContactTypeDiagnostic> {
-    const rows = await this.site.relationshipTypes();
-    const types = rows.map(toRelationshipType);
+    const types = await this.site.relationshipTypes();
     const found = types.find((type) => type.name_a_b === FORM_CONTACT_RELATIONSHIP) ?? null;
     const problems = found
       ? typeProblems(found)
@@ -169,7 +166,7 @@ export class CrmDiagnosticsIndicator {
   }
 
   private async diagnoseContactRelationships(contactId: number): Promise<ContactRelationshipsDiagnostic> {
-    const [contactRow, rows] = await Promise.all([
+    const [contact, rows] = await Promise.all([
       this.site.contactSummary(contactId),
       this.site.relationshipsOf(contactId, MAX_LISTED_RELATIONSHIPS + 1),
     ]);
@@ -177,14 +174,12 @@ export class CrmDiagnosticsIndicator {
     const flagged = relationships.filter((relationship) => relationship.problems.length > 0);
     return {
       contactId,
-      contact: contactRow
-        ? contactSummary(contactRow['id'], contactRow['contact_type'], contactRow['display_name'])
-        : null,
+      contact: contact ?? null,
       relationships,
       truncated: rows.length > MAX_LISTED_RELATIONSHIPS,
       primaryContactOf: primaryContactOrganizations(relationships, contactId),
       problems: [
-        ...(contactRow ? [] : [`No contact has the id ${contactId} (or it is deleted).`]),
+        ...(contact ? [] : [`No contact has the id ${contactId} (or it is deleted).`]),
         ...flagged.flatMap((relationship) =>
           relationship.problems.map((problem) => `Relationship ${relationship.id}: ${problem}`),
         ),
@@ -232,46 +227,17 @@ function primaryContactOrganizations(relationships: RelationshipDiagnostic[], co
   return [...organizations].sort((a, b) => a - b);
 }
 
-function toRelationshipType(row: CrmRow): RelationshipTypeSummary {
+function toRelationshipDiagnostic(sides: RelationshipWithSides): RelationshipDiagnostic {
   return {
-    id: asNumber(row['id']) ?? 0,
-    name_a_b: asText(row['name_a_b']) ?? '',
-    label_a_b: asText(row['label_a_b']),
-    name_b_a: asText(row['name_b_a']),
-    label_b_a: asText(row['label_b_a']),
-    contact_type_a: asText(row['contact_type_a']),
-    contact_type_b: asText(row['contact_type_b']),
-    is_active: row['is_active'] !== false,
-  };
-}
-
-function toRelationshipDiagnostic(row: CrmRow): RelationshipDiagnostic {
-  const sides = {
-    typeName: asText(row['relationship_type_id.name_a_b']),
-    contactA: joinedContact(row, 'contact_id_a'),
-    contactB: joinedContact(row, 'contact_id_b'),
-    expectedContactTypeA: asText(row['relationship_type_id.contact_type_a']),
-    expectedContactTypeB: asText(row['relationship_type_id.contact_type_b']),
-  };
-  return {
-    id: asNumber(row['id']) ?? 0,
+    id: sides.id,
     type: sides.typeName,
-    isActive: row['is_active'] !== false,
+    isActive: sides.isActive,
     contactA: sides.contactA,
     contactB: sides.contactB,
     expectedContactTypeA: sides.expectedContactTypeA,
     expectedContactTypeB: sides.expectedContactTypeB,
     problems: directionProblems(sides),
   };
-}
-
-/** One side of a relationship, read through its dot joins (`contact_id_a.contact_type`). */
-function joinedContact(row: CrmRow, side: 'contact_id_a' | 'contact_id_b'): ContactSummary {
-  return contactSummary(row[side], row[`${side}.contact_type`], row[`${side}.display_name`]);
-}
-
-function contactSummary(id: unknown, contactType: unknown, displayName: unknown): ContactSummary {
-  return { id: asNumber(id) ?? 0, contactType: asText(contactType), displayName: asText(displayName) };
 }
 
 function asNumber(value: unknown): number | null {

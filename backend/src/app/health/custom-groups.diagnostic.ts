@@ -6,7 +6,7 @@ import type {
   CustomGroupSummary,
 } from '@checkin/contract';
 import type { CustomGroupNames } from '../config/app-config';
-import type { CrmRow } from '../crm/crm-client';
+import type { MetadataRow } from '../crm/site.gateway';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
 import { requiredCustomGroups } from '../fields/custom-groups';
 
@@ -42,10 +42,10 @@ export function expectedGroups(names: CustomGroupNames): ExpectedGroup[] {
 /** What the CRM answered: the groups found under the configured names, every group, and their fields. */
 export interface CustomGroupRows {
   /** Rows of `CustomGroup.get` filtered by the code names (so renamed to them by the CRM client). */
-  configured: CrmRow[];
-  all: CrmRow[];
+  configured: MetadataRow[];
+  all: MetadataRow[];
   /** Fields of the configured groups and of every near match. */
-  fields: CrmRow[];
+  fields: MetadataRow[];
 }
 
 /** Lower case, letters and digits only: `Check_in_data__organizing_` and `check-in data organizing` meet. */
@@ -55,7 +55,11 @@ const loose = (text: unknown): string =>
     .replace(/[^a-z0-9]/g, '');
 
 /** Groups that may be the one configured: same loose name, or the installer's title. */
-export function nearMatchGroups(expected: ExpectedGroup, rows: CrmRow[], excludeId: number | null): CrmRow[] {
+export function nearMatchGroups(
+  expected: ExpectedGroup,
+  rows: MetadataRow[],
+  excludeId: number | null,
+): MetadataRow[] {
   return rows.filter(
     (row) =>
       asNumber(row['id']) !== excludeId &&
@@ -114,7 +118,7 @@ export function diagnoseCustomGroups(
   return { groups, problems };
 }
 
-function nearMatch(group: ExpectedGroup, row: CrmRow, fields: CrmRow[]): CustomGroupNearMatch {
+function nearMatch(group: ExpectedGroup, row: MetadataRow, fields: MetadataRow[]): CustomGroupNearMatch {
   const id = asNumber(row['id']);
   const names = new Set(
     fields.filter((field) => asNumber(field['custom_group_id']) === id).map((field) => String(field['name'])),
@@ -149,9 +153,9 @@ function missingGroupProblem(group: ExpectedGroup, nearMatches: CustomGroupNearM
 function checkField(
   group: ExpectedGroup,
   field: ExpectedGroup['fields'][number],
-  own: CrmRow[],
-  others: CrmRow[],
-  allGroups: CrmRow[],
+  own: MetadataRow[],
+  others: MetadataRow[],
+  allGroups: MetadataRow[],
 ): CustomFieldCheck {
   const row = own.find((candidate) => candidate['name'] === field.name);
   if (row) {
@@ -200,7 +204,7 @@ function fieldProblem(group: ExpectedGroup, check: CustomFieldCheck): string | n
   }
 }
 
-function summary(row: CrmRow): CustomGroupSummary {
+function summary(row: MetadataRow): CustomGroupSummary {
   return {
     id: asNumber(row['id']) ?? 0,
     name: String(row['name'] ?? ''),

@@ -1,5 +1,6 @@
 import type { FieldValues, SectionConfig, StageOption } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
+import { checkInRecord } from '../check-ins/testing/check-in-record';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 import { SECTIONS } from '../fields/field-config';
 import { buildReportPayload, currentStageOf, reportSections } from './report-payload';
 
@@ -16,7 +17,7 @@ function checkin(
   values: FieldValues,
   stageValue: string | null = null,
 ): CheckInRecord {
-  return { id, date, stageValue, values, row: {} };
+  return checkInRecord(id, date, values, { stageValue });
 }
 
 describe('currentStageOf', () => {

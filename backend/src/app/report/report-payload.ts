@@ -12,10 +12,10 @@ import {
   type ValueFormatSettings,
   DEFAULT_VALUE_FORMAT,
 } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
-import { newestStageValue, toStageInfo } from '../crm/stage.service';
-import { buildFieldHistory, latestValueOf, summarizeCheckIns } from './field-history';
-import { buildQuarterlyMatrix, isMatrixField, matrixRows } from './quarterly-matrix';
+import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../check-ins/field-history';
+import { buildQuarterlyMatrix, isMatrixField, matrixRows } from '../check-ins/quarterly-matrix';
+import { newestStageValue, toStageInfo } from '../check-ins/stages';
+import type { CheckInRecord } from '../check-ins/check-in-record';
 
 /** Everything the report is made of, as read from the CRM in one round. */
 export interface ReportSources {
@@ -28,7 +28,7 @@ export interface ReportSources {
   stages: readonly StageOption[];
   /** The form's sections; the report keeps what the history can hold (see reportSections). */
   sections: readonly SectionConfig[];
-  /** The site's currency and locale (CrmSchemaService.valueFormat); CiviCRM's defaults when absent. */
+  /** The site's currency and locale (SiteMetadataCache.valueFormat); CiviCRM's defaults when absent. */
   valueFormat?: ValueFormatSettings;
 }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ReportPayload } from '@checkin/contract';
-import { CheckInRecordsService } from '../crm/check-in-records.service';
-import { CrmSchemaService } from '../crm/crm-schema.service';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { ACTIVITY_FIELDS, ALL_FIELDS, SECTIONS } from '../fields/field-config';
-import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
 import { buildReportPayload, organizationFieldsOf } from './report-payload';
 
 /**
@@ -15,16 +15,17 @@ import { buildReportPayload, organizationFieldsOf } from './report-payload';
 @Injectable()
 export class ReportService {
   constructor(
-    private readonly records: CheckInRecordsService,
-    private readonly schema: CrmSchemaService,
+    private readonly contacts: CrmContactsGateway,
+    private readonly checkIns: CrmCheckInsGateway,
+    private readonly metadata: SiteMetadataCache,
   ) {}
 
   async reportFor(orgId: number): Promise<ReportPayload> {
     const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
-      this.records.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
-      this.records.listCheckIns(orgId, ACTIVITY_FIELDS, { select: [CLEARED_FIELDS_FIELD] }),
-      this.schema.options(ALL_FIELDS),
-      this.schema.valueFormat(),
+      this.contacts.readOrganization(orgId, organizationFieldsOf(SECTIONS)),
+      this.checkIns.list(orgId, ACTIVITY_FIELDS, { cleared: true }),
+      this.metadata.options(ALL_FIELDS),
+      this.metadata.valueFormat(),
     ]);
     return buildReportPayload({
       orgName: organization.name,

@@ -1,4 +1,4 @@
-import type { CustomFieldMetadata } from '../crm/crm-schema.service';
+import type { CustomFieldMetadata } from '../crm/site-metadata.cache';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,

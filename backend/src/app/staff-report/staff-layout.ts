@@ -2,13 +2,13 @@ import type { FieldConfig, FieldType, StageRank } from '@checkin/contract';
 import {
   ACTIVITY_CUSTOM_GROUP,
   ACTIVITY_STAGE_FIELD,
+  CLEARED_FIELDS_FIELD,
   CONTACT_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
 } from '../crm/crm-names';
-import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
-import type { CustomFieldMetadata } from '../crm/crm-schema.service';
+import type { CustomFieldMetadata } from '../crm/site-metadata.cache';
 import { crmNameOf, SECTIONS } from '../fields/field-config';
-import { isMatrixField, type MatrixLayoutRow, matrixRows } from '../report/quarterly-matrix';
+import { isMatrixField, type MatrixLayoutRow, matrixRows } from '../check-ins/quarterly-matrix';
 
 /**
  * Which fields the staff report shows, and where. Staff see every custom field the CRM has in
@@ -48,7 +48,7 @@ const NOT_SHOWN_AS_FIELDS: ReadonlySet<string> = new Set([
   ACTIVITY_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
   CONTACT_STAGE_FIELD,
-  // The form's bookkeeping of cleared answers (form/cleared-answers.ts), not an answer itself.
+  // The bookkeeping of cleared answers (check-ins/cleared-answers.ts), not an answer itself.
   CLEARED_FIELDS_FIELD,
 ]);
 

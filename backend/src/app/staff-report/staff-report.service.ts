@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StaffReportPayload } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CheckInRecordsService, type OrganizationRecord } from '../crm/check-in-records.service';
+import { newestStageValue, toStageInfo } from '../check-ins/stages';
+import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
+import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { CrmFilesGateway } from '../crm/files.gateway';
-import { CrmSchemaService } from '../crm/crm-schema.service';
-import { newestStageValue, toStageInfo } from '../crm/stage.service';
+import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
 import { collectFileIds, withFileUrls } from './file-urls';
 import { planStaffLayout } from './staff-layout';
-import { buildStaffSections, buildSubmissions, SUBMISSION_COLUMNS } from './staff-sections';
+import { buildStaffSections, buildSubmissions, STAFF_CHECK_IN_READ } from './staff-sections';
 
 /**
  * GET /api/staff/report: every custom field of one organization and its check-ins, for staff.
@@ -19,22 +20,23 @@ import { buildStaffSections, buildSubmissions, SUBMISSION_COLUMNS } from './staf
 @Injectable()
 export class StaffReportService {
   constructor(
-    private readonly schema: CrmSchemaService,
-    private readonly records: CheckInRecordsService,
+    private readonly metadata: SiteMetadataCache,
+    private readonly contacts: CrmContactsGateway,
+    private readonly checkIns: CrmCheckInsGateway,
     private readonly attachments: AttachmentUrlService,
     private readonly files: CrmFilesGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async report(orgId: number): Promise<StaffReportPayload> {
-    const layout = planStaffLayout(await this.schema.customFields());
+    const layout = planStaffLayout(await this.metadata.customFields());
     const [organization, checkins, { options, stages }, valueFormat] = await Promise.all([
-      this.records.readOrganization(orgId, layout.contactFields, { select: ['contact_type'] }),
-      this.records.listCheckIns(orgId, layout.activityFields, SUBMISSION_COLUMNS),
-      this.schema.options([...layout.contactFields, ...layout.activityFields]),
-      this.schema.valueFormat(),
+      this.contacts.findOrganization(orgId, layout.contactFields),
+      this.checkIns.list(orgId, layout.activityFields, STAFF_CHECK_IN_READ),
+      this.metadata.options([...layout.contactFields, ...layout.activityFields]),
+      this.metadata.valueFormat(),
     ]);
-    if (!isOrganization(organization)) {
+    if (!organization) {
       throw Errors.notFound(`There is no organization with id ${orgId}.`);
     }
 
@@ -68,9 +70,4 @@ export class StaffReportService {
     if (this.config.crm) return this.config.crm.baseUrl;
     return this.files.fileBaseUrl;
   }
-}
-
-/** readOrganization answers an empty row for an unknown id; people are not organizations. */
-function isOrganization(record: OrganizationRecord): boolean {
-  return record.row['contact_type'] === 'Organization';
 }

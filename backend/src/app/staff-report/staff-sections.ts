@@ -6,37 +6,23 @@ import type {
   StaffSubmission,
   StageOption,
 } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
-import type { CrmRow } from '../crm/crm-client';
-import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
-import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../report/field-history';
-import { buildQuarterlyMatrix, MATRIX_SECTION_RANK } from '../report/quarterly-matrix';
+import { buildFieldHistory, latestValueOf, summarizeCheckIns } from '../check-ins/field-history';
+import { buildQuarterlyMatrix, MATRIX_SECTION_RANK } from '../check-ins/quarterly-matrix';
+import type { CheckInRecord } from '../check-ins/check-in-record';
+import type { CheckInRead } from '../crm/check-ins.gateway';
 import type { StaffLayout } from './staff-layout';
 
 /**
- * What the check-in read adds: the answers each check-in cleared (so a cleared answer is the
- * latest value, as on the owner's report), and for the submissions list the subject and who
- * recorded each check-in through a join on the activity's source contact.
- * (`source_contact_id.display_name` is silently dropped by CiviCRM: source_contact_id is a
- * virtual field on Activity.)
+ * What the staff report reads of each check-in besides its answers: the answers it cleared (so a
+ * cleared answer is the latest value, as on the owner's report), and for the submissions list its
+ * subject and who recorded it.
  */
-export const SUBMISSION_COLUMNS = {
-  select: [CLEARED_FIELDS_FIELD, 'subject', 'recorder.display_name'],
-  join: [
-    [
-      'Contact AS recorder',
-      'LEFT',
-      'ActivityContact',
-      ['id', '=', 'recorder.activity_id'],
-      ['recorder.record_type_id:name', '=', '"Activity Source"'],
-    ],
-  ],
-} as const;
+export const STAFF_CHECK_IN_READ: CheckInRead = { cleared: true, recorder: true };
 
 /**
  * The staff report's sections from the layout and the CRM records: per field the latest value
  * and, for activity-side fields, every earlier one (newest first, docs/decisions.md, "Report shapes"). `checkins` must
- * be newest first, as CheckInRecordsService.listCheckIns returns them.
+ * be newest first, as CrmCheckInsGateway.list returns them.
  */
 export function buildStaffSections(
   layout: StaffLayout,
@@ -68,16 +54,9 @@ export function buildSubmissions(
   stages: readonly StageOption[],
 ): StaffSubmission[] {
   const summaries = summarizeCheckIns(checkins, stages);
-  return summaries.map((summary, index) => {
-    const row: CrmRow = checkins[index]?.row ?? {};
-    return {
-      ...summary,
-      subject: textOrNull(row['subject']),
-      recordedBy: textOrNull(row['recorder.display_name']),
-    };
-  });
-}
-
-function textOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
+  return summaries.map((summary, index) => ({
+    ...summary,
+    subject: checkins[index]?.subject ?? null,
+    recordedBy: checkins[index]?.recordedBy ?? null,
+  }));
 }

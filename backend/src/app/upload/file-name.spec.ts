@@ -1,5 +1,5 @@
 import { DEFAULT_FILE_STEM, sanitizeFileName } from './file-name';
-import { allowedFileType, type AllowedFileType, MAX_FILE_NAME_LENGTH } from './upload-policy';
+import { allowedFileType, type AllowedFileType, MAX_FILE_NAME_LENGTH } from '../check-ins/upload-policy';
 
 function typeFor(mime: string): AllowedFileType {
   const type = allowedFileType(mime);

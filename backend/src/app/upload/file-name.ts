@@ -1,4 +1,4 @@
-import { type AllowedFileType, MAX_FILE_NAME_LENGTH } from './upload-policy';
+import { type AllowedFileType, MAX_FILE_NAME_LENGTH } from '../check-ins/upload-policy';
 
 /** Used when nothing of the client's name survives sanitizing. */
 export const DEFAULT_FILE_STEM = 'upload';

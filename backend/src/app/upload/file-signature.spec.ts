@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentMatchesType, detectContentType } from './file-signature';
-import { allowedFileType, type AllowedFileType } from './upload-policy';
+import { allowedFileType, type AllowedFileType } from '../check-ins/upload-policy';
 
 const FIXTURES = join(__dirname, '../../../test/fixtures/files');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));

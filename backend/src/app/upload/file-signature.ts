@@ -1,4 +1,4 @@
-import type { AllowedFileType } from './upload-policy';
+import type { AllowedFileType } from '../check-ins/upload-policy';
 
 /**
  * What the file's leading bytes say it is, by file-type's signatures; undefined when they match

@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { MAX_UPLOAD_BYTES } from './upload-policy';
+import { MAX_UPLOAD_BYTES } from '../check-ins/upload-policy';
 
 const MEGABYTES = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error';
 import { UploadErrors } from './upload-errors';
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from './upload-policy';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../check-ins/upload-policy';
 
 /** The multipart part that carries the file (docs/product-rules.md, "Uploads"). */
 const FILE_PART = 'file';

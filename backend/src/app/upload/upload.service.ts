@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OwnerLinkParams, UploadResponse } from '@checkin/contract';
 import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
-import { FileReceipts } from './file-receipts';
+import { FileReceipts } from '../check-ins/file-receipts';
 import { CrmFilesGateway } from '../crm/files.gateway';
 import { AppError } from '../errors/app-error';
 import { UPLOAD_FIELD_REFS } from '../fields/field-config';
@@ -10,7 +10,7 @@ import { sanitizeFileName } from './file-name';
 import { contentMatchesType } from './file-signature';
 import { UploadErrors } from './upload-errors';
 import type { UploadForm } from './upload-form';
-import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from './upload-policy';
+import { type AllowedFileType, allowedFileType, MAX_UPLOAD_BYTES } from '../check-ins/upload-policy';
 
 /**
  * The upload rules of docs/product-rules.md, "Uploads", in their order: checksum, rate limit, field allowlist, size, MIME

@@ -200,7 +200,7 @@ export function seedSchema(model: CiviCrmModel): void {
       html_type: 'Text',
     },
   );
-  // Which activity-bound answers a check-in cleared (form/cleared-answers.ts).
+  // Which activity-bound answers a check-in cleared (check-ins/cleared-answers.ts).
   createCustomField(model, groups, ACTIVITY_CUSTOM_GROUP, 'Cleared_fields', 'Cleared answers', {
     data_type: 'Memo',
     html_type: 'TextArea',

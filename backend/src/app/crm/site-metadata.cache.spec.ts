@@ -1,6 +1,7 @@
 import { type AppConfig, loadAppConfig } from '../config/app-config';
 import { type CrmClient, type CrmRow, batchOneByOne } from './crm-client';
-import { CrmSchemaService } from './crm-schema.service';
+import { SiteMetadataCache } from './site-metadata.cache';
+import { CrmSiteGateway } from './site.gateway';
 
 /** Answers CustomField.get when told to, so a test decides when a load finishes. */
 class SlowCrm implements CrmClient {
@@ -36,10 +37,10 @@ class SlowCrm implements CrmClient {
 function setup(schemaCacheMs: number) {
   const crm = new SlowCrm();
   const config = { ...loadAppConfig({}), schemaCacheMs } as AppConfig;
-  return { crm, schema: new CrmSchemaService(crm, config) };
+  return { crm, schema: new SiteMetadataCache(new CrmSiteGateway(crm), config) };
 }
 
-describe('CrmSchemaService custom field cache', () => {
+describe('SiteMetadataCache custom fields', () => {
   it('makes one CRM call for two concurrent loads, and none while the entry is fresh', async () => {
     const { crm, schema } = setup(60_000);
     const both = Promise.all([schema.customFields(), schema.customFields()]);
@@ -70,5 +71,56 @@ describe('CrmSchemaService custom field cache', () => {
     crm.answer();
     await again;
     expect(crm.calls).toEqual(['CustomField.get', 'CustomField.get']);
+  });
+});
+
+/** Answers every call at once, with the rows it is given. */
+class AnsweringCrm implements CrmClient {
+  readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
+  readonly fileBaseUrl = null;
+  constructor(private readonly rows: Record<string, unknown[]>) {}
+
+  async api4<T extends CrmRow = CrmRow>(entity: string, action: string): Promise<T[]> {
+    return (this.rows[`${entity}.${action}`] ?? []) as T[];
+  }
+
+  async api3<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unplanned v3 call');
+  }
+
+  async createFile<T extends CrmRow = CrmRow>(): Promise<T[]> {
+    throw new Error('unplanned File.create');
+  }
+}
+
+describe('SiteMetadataCache row checks', () => {
+  const config = { ...loadAppConfig({}), schemaCacheMs: 60_000 } as AppConfig;
+
+  it('refuses a custom field row without a group name, as every other read refuses a malformed row', async () => {
+    const crm = new AnsweringCrm({ 'CustomField.get': [{ id: 3, name: 'Stage' }] });
+    const cache = new SiteMetadataCache(new CrmSiteGateway(crm), config);
+    await expect(cache.customFields()).rejects.toMatchObject({ failure: 'malformed' });
+  });
+
+  it('refuses an option row whose group is not an id', async () => {
+    const crm = new AnsweringCrm({
+      'CustomField.get': [
+        {
+          id: 3,
+          name: 'Stage',
+          label: 'Stage',
+          data_type: 'String',
+          html_type: 'Select',
+          option_group_id: 9,
+          serialize: 0,
+          'custom_group_id:name': 'Check_in_data__organizing_',
+        },
+      ],
+      'OptionValue.get': [
+        { option_group_id: 'nine', value: '1', label: 'Inquiry', name: 'inquiry', weight: 1 },
+      ],
+    });
+    const cache = new SiteMetadataCache(new CrmSiteGateway(crm), config);
+    await expect(cache.options([])).rejects.toMatchObject({ failure: 'malformed' });
   });
 });

@@ -7,14 +7,13 @@ import type {
   StageOption,
   StageRank,
 } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
-import { clearedFieldsOf } from '../form/cleared-answers';
+import type { CheckInRecord } from './check-in-record';
 
 /**
  * For every field, every non-empty value with its activity's date, newest first, and a null
  * entry where a check-in cleared the answer (cleared-answers.ts); only fields with at least one
  * value appear (docs/product-rules.md, "Report", rule 4; docs/decisions.md, "Report shapes"). `checkins` must already be
- * newest first (date, then id), as CheckInRecordsService.listCheckIns returns them.
+ * newest first (date, then id), as CrmCheckInsGateway.list returns them.
  *
  * The walk goes check-in by check-in, reading each record's values once: an organization with
  * hundreds of check-ins of a hundred fields or more builds in a few milliseconds this way, about
@@ -26,8 +25,7 @@ export function buildFieldHistory(
 ): FieldHistory {
   const names = fields.map((field) => field.name);
   const entriesByField: FieldHistoryEntry[][] = names.map(() => []);
-  for (const { values, date, id, row } of checkins) {
-    const cleared = clearedFieldsOf(row);
+  for (const { values, date, id, cleared } of checkins) {
     for (let index = 0; index < names.length; index += 1) {
       const name = names[index] as string;
       const value = values[name];

@@ -2,20 +2,21 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import {
   CURRENT_STAGE_FIELD_NAME,
-  MAX_STAGE_RANK,
   type FieldConfig,
   type OptionItem,
   type OptionMap,
   type StageOption,
-  type StageRank,
   type ValueFormatSettings,
   DEFAULT_VALUE_FORMAT,
   valueFormatFromCrm,
 } from '@checkin/contract';
+import { rankStages } from '../check-ins/stages';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { CrmError } from './crm-errors';
 import { ACTIVITY_CUSTOM_GROUP, ACTIVITY_STAGE_FIELD, CONTACT_CUSTOM_GROUP } from './crm-names';
+import { CrmSiteGateway, type CustomFieldMetadata } from './site.gateway';
+
+export type { CustomFieldMetadata } from './site.gateway';
 
 /**
  * The domain settings behind ValueFormatSettings, read through APIv4 Setting.get (which needs
@@ -27,38 +28,6 @@ const FAILED_SETTINGS_RETRY_MS = 60_000;
 /** Distinct sets of option groups the pages ask for (the form's, the report's, submit's). */
 const MAX_OPTION_GROUP_SETS = 32;
 
-/** A custom field as CiviCRM describes it, keyed by `Group.Field`. */
-export interface CustomFieldMetadata {
-  id: number;
-  crmName: string;
-  group: string;
-  name: string;
-  label: string;
-  dataType: string;
-  htmlType: string;
-  optionGroupId: number | null;
-  multiple: boolean;
-}
-
-interface CustomFieldRow {
-  id: number;
-  name: string;
-  label: string;
-  data_type: string;
-  html_type: string;
-  option_group_id: number | null;
-  serialize: number | null;
-  'custom_group_id:name': string;
-}
-
-interface OptionValueRow {
-  option_group_id: number;
-  value: string;
-  label: string;
-  name: string;
-  weight: number;
-}
-
 export interface ResolvedOptions {
   /** Keyed by form-side field name; `current_stage` holds the stage options. */
   options: OptionMap;
@@ -66,21 +35,23 @@ export interface ResolvedOptions {
 }
 
 /**
- * Custom field metadata of both custom groups, cached for SCHEMA_CACHE_SECONDS, and option lists
- * fetched from the CRM at run time through it: one OptionValue call for every option group the
- * given fields use, plus the stage field's group (docs/decisions.md, "Stages").
+ * The site's metadata the pages need, cached at run time (not the schema installer of
+ * backend/src/crm-schema): the custom fields of both custom groups, cached for
+ * SCHEMA_CACHE_SECONDS, the option lists of the fields a page asks for (one OptionValue read for
+ * every option group they use, plus the stage field's group, docs/decisions.md, "Stages"), and the
+ * site's currency and locale. Every read goes through CrmSiteGateway, which checks its rows.
  */
 @Injectable()
-export class CrmSchemaService {
+export class SiteMetadataCache {
   private readonly metadataCache: LRUCache<'custom-fields', Map<string, CustomFieldMetadata>>;
   private readonly metadataCacheMs: number;
   private readonly valueFormatCache: LRUCache<'value-format', ValueFormatSettings>;
   /** Active options by option group, keyed by the sorted group ids a read asked for. */
   private readonly optionCache: LRUCache<string, Map<number, OptionItem[]>>;
-  private readonly logger = new Logger('CrmSchema');
+  private readonly logger = new Logger('SiteMetadata');
 
   constructor(
-    @Inject(CRM_CLIENT) private readonly crm: CrmClient,
+    private readonly site: CrmSiteGateway,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // One entry; concurrent callers during a load share one CRM call, a failed load is not kept.
@@ -153,19 +124,11 @@ export class CrmSchemaService {
 
   /** One OptionValue read for the groups, their active options in weight order. */
   private async fetchOptions(groupIds: readonly number[]): Promise<Map<number, OptionItem[]>> {
-    const rows = await this.crm.api4<OptionValueRow & Record<string, unknown>>('OptionValue', 'get', {
-      select: ['option_group_id', 'value', 'label', 'name', 'weight'],
-      where: [
-        ['option_group_id', 'IN', groupIds],
-        ['is_active', '=', true],
-      ],
-      orderBy: { weight: 'ASC' },
-    });
     const byGroup = new Map<number, OptionItem[]>();
-    for (const row of rows) {
-      const list = byGroup.get(row.option_group_id) ?? [];
-      list.push({ value: String(row.value), label: row.label, name: row.name });
-      byGroup.set(row.option_group_id, list);
+    for (const option of await this.site.activeOptionsOfGroups(groupIds)) {
+      const list = byGroup.get(option.optionGroupId) ?? [];
+      list.push({ value: option.value, label: option.label, name: option.name });
+      byGroup.set(option.optionGroupId, list);
     }
     return byGroup;
   }
@@ -174,14 +137,7 @@ export class CrmSchemaService {
     try {
       const fromExtension = await this.valueFormatFromExtension();
       if (fromExtension) return fromExtension;
-      const rows = await this.crm.api4<{ name: string; value: unknown } & Record<string, unknown>>(
-        'Setting',
-        'get',
-        {
-          select: VALUE_FORMAT_SETTINGS,
-        },
-      );
-      const byName = new Map(rows.map((row) => [row.name, row.value]));
+      const byName = await this.site.settings(VALUE_FORMAT_SETTINGS);
       return valueFormatFromCrm(byName.get('defaultCurrency'), byName.get('lcMessages'));
     } catch (error) {
       this.logger.warn(
@@ -200,7 +156,7 @@ export class CrmSchemaService {
   private async valueFormatFromExtension(): Promise<ValueFormatSettings | undefined> {
     let row: Record<string, unknown> | undefined;
     try {
-      [row] = await this.crm.api4('CheckinMiddleware', 'info', {});
+      row = await this.site.extensionInfo();
     } catch (error) {
       if (!(error instanceof CrmError) || error.failure === 'unreachable' || error.failure === 'timeout') {
         throw error;
@@ -212,50 +168,7 @@ export class CrmSchemaService {
   }
 
   private async fetchCustomFields(): Promise<Map<string, CustomFieldMetadata>> {
-    const rows = await this.crm.api4<CustomFieldRow & Record<string, unknown>>('CustomField', 'get', {
-      select: [
-        'id',
-        'name',
-        'label',
-        'data_type',
-        'html_type',
-        'option_group_id',
-        'serialize',
-        'custom_group_id:name',
-      ],
-      where: [
-        ['custom_group_id:name', 'IN', [ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP]],
-        ['is_active', '=', true],
-      ],
-    });
-    return new Map(
-      rows.map((row) => {
-        const group = row['custom_group_id:name'];
-        const crmName = `${group}.${row.name}`;
-        return [
-          crmName,
-          {
-            id: row.id,
-            crmName,
-            group,
-            name: row.name,
-            label: row.label,
-            dataType: row.data_type,
-            htmlType: row.html_type,
-            optionGroupId: row.option_group_id ?? null,
-            multiple: Boolean(row.serialize),
-          },
-        ];
-      }),
-    );
+    const fields = await this.site.customFieldsOfGroupsNamed([ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP]);
+    return new Map(fields.map((field) => [field.crmName, field]));
   }
-}
-
-/** Rank is the position by option weight, 0..5; rank 0 is Inquiry (docs/decisions.md, "Stages"). */
-export function rankStages(items: readonly OptionItem[]): StageOption[] {
-  return items.slice(0, MAX_STAGE_RANK + 1).map((item, index) => ({
-    rank: index as StageRank,
-    value: item.value,
-    label: item.label,
-  }));
 }

@@ -3,11 +3,20 @@ import {
   CONTACT_STAGE_FIELD,
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_TYPE_NAME,
+  CLEARED_FIELDS_FIELD,
   CONTACT_CUSTOM_GROUP,
   SUBMISSION_ID_FIELD,
-} from '../crm/crm-names';
+} from './crm-names';
 import { ACTIVITY_FIELDS, CONTACT_FIELDS, crmNameOf, SUBMITTABLE_FIELDS } from '../fields/field-config';
-import { CHECK_IN_SUBJECT, checkInActivityValues, splitSubmission } from './submission-mapping';
+import {
+  CHECK_IN_SUBJECT,
+  checkInActivityValues,
+  clearedColumnValue,
+  clearedNamesOf,
+  newCheckInValues,
+  organizationValues,
+  splitSubmission,
+} from './check-in-values';
 
 const activity = (field: string) => `Check_in_data__organizing_.${field}`;
 const organization = (field: string) => `${CONTACT_CUSTOM_GROUP}.${field}`;
@@ -142,5 +151,46 @@ describe('checkInActivityValues', () => {
     });
     expect(values['source_contact_id']).toBe(102);
     expect(values[SUBMISSION_ID_FIELD]).toBe('a');
+  });
+});
+
+describe('newCheckInValues', () => {
+  it('records the activity-bound answers and the cleared list before the check-in’s own columns', () => {
+    const values = newCheckInValues({
+      personId: 102,
+      orgId: 101,
+      submissionId: 's-1',
+      answers: { Steering_committee_size: 9, Organizing_notes: '', Equity_share: 250 },
+      cleared: ['Organizing_notes'],
+      at: '2026-11-21 14:05:09',
+    });
+    expect(Object.keys(values).slice(0, 3)).toEqual([
+      activity('Steering_committee_size'),
+      CLEARED_FIELDS_FIELD,
+      'activity_type_id:name',
+    ]);
+    expect(values[CLEARED_FIELDS_FIELD]).toBe('Organizing_notes');
+    expect(values).not.toHaveProperty(organization('Equity_share'));
+  });
+});
+
+describe('organizationValues', () => {
+  it('is null when the answers hold none of the organization’s own values', () => {
+    expect(organizationValues({ Steering_committee_size: 9 })).toBeNull();
+    expect(organizationValues({ Equity_share: null })).toEqual({ [organization('Equity_share')]: null });
+  });
+});
+
+describe('the cleared list as stored', () => {
+  it('is written comma-separated and read back, dropping names that are not activity-bound answers', () => {
+    expect(clearedColumnValue(['Business_plan', 'Store_size_sqft'])).toEqual({
+      [CLEARED_FIELDS_FIELD]: 'Business_plan,Store_size_sqft',
+    });
+    expect(clearedColumnValue([])).toEqual({});
+    expect([...clearedNamesOf('Business_plan, x,Equity_share,Store_size_sqft')]).toEqual([
+      'Business_plan',
+      'Store_size_sqft',
+    ]);
+    expect(clearedNamesOf(null).size).toBe(0);
   });
 });

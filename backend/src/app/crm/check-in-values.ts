@@ -1,13 +1,22 @@
 import type { FieldConfig, FieldValues } from '@checkin/contract';
+import type { NewCheckIn } from '../check-ins/check-in-record';
+import { isCheckInAnswer } from '../check-ins/cleared-answers';
+import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import {
   ACTIVITY_STAGE_FIELD,
   ACTIVITY_STATUS_NAME,
   ACTIVITY_TYPE_NAME,
+  CLEARED_FIELDS_FIELD,
   CONTACT_STAGE_FIELD,
   SUBMISSION_ID_FIELD,
-} from '../crm/crm-names';
-import { toCrmValue } from '../crm/crm-values';
-import { SUBMITTABLE_FIELDS } from '../fields/field-config';
+} from './crm-names';
+import { toCrmValue } from './crm-values';
+
+/**
+ * A submission's answers as CiviCRM stores them, and back: which column each answer goes to
+ * (the field catalogue's CRM names), the check-in activity's own columns, and the cleared-answers
+ * list (check-ins/cleared-answers.ts) as one comma-separated custom value. Only the gateways use it.
+ */
 
 /**
  * CRM fields a submission must never write, whatever the configuration says: both Stage fields
@@ -54,12 +63,51 @@ export function splitSubmission(
   return { contactValues, activityValues };
 }
 
-export interface CheckInActivity {
+/** Activity.create's `values` for a new check-in: its answers, what it cleared, then its own columns. */
+export function newCheckInValues(checkIn: NewCheckIn): CrmValues {
+  return checkInActivityValues({
+    personId: checkIn.personId,
+    orgId: checkIn.orgId,
+    submissionId: checkIn.submissionId,
+    activityValues: {
+      ...splitSubmission(checkIn.answers).activityValues,
+      ...clearedColumnValue(checkIn.cleared),
+    },
+    at: checkIn.at,
+  });
+}
+
+/** The organization's columns a submission writes; null when it writes none. */
+export function organizationValues(answers: FieldValues): CrmValues | null {
+  const { contactValues } = splitSubmission(answers);
+  return Object.keys(contactValues).length > 0 ? contactValues : null;
+}
+
+const CLEARED_SEPARATOR = ',';
+
+/** The cleared list as stored: `{Cleared_fields: 'a,b'}`, or {} when nothing was cleared. */
+export function clearedColumnValue(names: readonly string[]): Record<string, string> {
+  return names.length > 0 ? { [CLEARED_FIELDS_FIELD]: names.join(CLEARED_SEPARATOR) } : {};
+}
+
+/** The names a check-in cleared, read back from its stored list; names that are not activity-bound answers are dropped. */
+export function clearedNamesOf(stored: unknown): ReadonlySet<string> {
+  if (typeof stored !== 'string' || stored === '') return NOTHING_CLEARED;
+  return new Set(
+    stored
+      .split(CLEARED_SEPARATOR)
+      .map((name) => name.trim())
+      .filter(isCheckInAnswer),
+  );
+}
+
+const NOTHING_CLEARED: ReadonlySet<string> = new Set();
+
+interface CheckInActivity {
   personId: number;
   orgId: number;
   submissionId: string;
   activityValues: CrmValues;
-  /** When, as the CRM's wall clock ("YYYY-MM-DD HH:MM:SS" in its zone: see CrmSiteService). */
   at: string;
 }
 

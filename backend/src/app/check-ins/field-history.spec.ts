@@ -1,7 +1,7 @@
 import type { FieldConfig, FieldValues, StageOption } from '@checkin/contract';
-import type { CheckInRecord } from '../crm/check-in-records.service';
-import { CLEARED_FIELDS_FIELD } from '../form/cleared-answers';
+import type { CheckInRecord } from './check-in-record';
 import { buildFieldHistory, summarizeCheckIns } from './field-history';
+import { checkInRecord } from './testing/check-in-record';
 
 const members: FieldConfig = { name: 'Members', type: 'number', label: 'Members', crmField: 'G.Members' };
 const notes: FieldConfig = { name: 'Notes', type: 'text', label: 'Notes', crmField: 'G.Notes' };
@@ -20,10 +20,10 @@ function checkin(
   values: FieldValues,
   stageValue: string | null = null,
 ): CheckInRecord {
-  return { id, date, stageValue, values, row: {} };
+  return checkInRecord(id, date, values, { stageValue });
 }
 
-/** Newest first, as CheckInRecordsService.listCheckIns answers: by date, then id. */
+/** Newest first, as CrmCheckInsGateway.list answers: by date, then id. */
 const CHECKINS: CheckInRecord[] = [
   checkin(7, '2024-05-01T10:00:00', { Notes: 'Corrected figures', Members: 0 }),
   checkin(6, '2024-05-01T10:00:00', { Notes: 'First draft' }),
@@ -76,13 +76,8 @@ describe('buildFieldHistory with cleared answers', () => {
     label: 'Planned sales floor',
     crmField: 'Check_in_data__organizing_.Store_size_sqft',
   };
-  const cleared = (id: number, date: string, names: string): CheckInRecord => ({
-    id,
-    date,
-    stageValue: null,
-    values: {},
-    row: { [CLEARED_FIELDS_FIELD]: names },
-  });
+  const cleared = (id: number, date: string, names: string): CheckInRecord =>
+    checkInRecord(id, date, {}, { cleared: new Set(names.split(',')) });
 
   it('lists a cleared answer as a null entry at the check-in that cleared it', () => {
     const history = buildFieldHistory(
