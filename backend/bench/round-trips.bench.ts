@@ -59,7 +59,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'GET /api/staff/report (schema cached)',
     route: 'staffReport',
-    // The reads, the v3 lookup CiviCRM refuses, then File.get (README, "Staff file links").
+    // The reads, the v3 lookup CiviCRM refuses, then File.get (README, "Decisions where the product's rules are silent", Staff file links).
     targetRounds: 3,
     coldChecksum: false,
   },

@@ -333,7 +333,7 @@ export class DeploymentCheck implements OnApplicationBootstrap, OnModuleDestroy 
 
   /**
    * 5.x signs no file links itself: staff links need the extension's route, which the service
-   * uses, signed, whenever FILE_LINK_KEY is set (README, "Staff file links"), or a route the
+   * uses, signed, whenever FILE_LINK_KEY is set (README, "Decisions where the product's rules are silent", Staff file links), or a route the
    * administrator named in CRM_FILE_ROUTE. Only with neither do links fail.
    */
   private fileLinks(report: DeploymentReport): void {

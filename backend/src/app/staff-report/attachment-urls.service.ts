@@ -22,7 +22,7 @@ const NO_URLS: ReadonlyMap<number, string> = new Map();
  * error in CiviCRM). Stock CiviCRM answers that id list with HTTP 500, so a failed lookup is
  * logged and followed by one APIv4 `File.get` selecting `url`, which 6.2+ answers with signed
  * URLs (5.81 answers null). Whatever is still missing, the page links through the extension's
- * file route or the bare file address (README, "Staff file links").
+ * file route or the bare file address (README, "Decisions where the product's rules are silent", Staff file links).
  *
  * A site that answered the APIv3 lookup with an error will answer it so again: for
  * CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS the lookup goes straight to File.get, said once in the log

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Staff file links through the extension's route `civicrm/checkin-file` (README, "Staff file
- * links"): the service signs the file id and an expiry with FILE_LINK_KEY, and the extension,
+ * Staff file links through the extension's route `civicrm/checkin-file` (docs/decisions.md,
+ * "Staff file links, signed"): the service signs the file id and an expiry with FILE_LINK_KEY, and the extension,
  * holding the same key in its setting `checkin_middleware_file_link_key`, serves a file only
  * through a link whose signature and expiry hold (and only to a logged-in user allowed to see the
  * contact owning the file). Ids are sequential: without the signature anyone with "access
@@ -36,7 +36,7 @@ export function signedFileLinks(
   const route = options.route ?? EXTENSION_FILE_ROUTE;
   const links = new Map<number, string>();
   for (const id of fileIds) {
-    // Resolved as the page resolves CRM_FILE_ROUTE (README, "Staff file links"): a relative route
+    // Resolved as the page resolves CRM_FILE_ROUTE (README, "Decisions where the product's rules are silent", Staff file links): a relative route
     // under CRM_BASE_URL as a folder, one starting with / at the host root.
     const url = new URL(route.split('{id}').join(encodeURIComponent(String(id))), `${options.baseUrl}/`);
     url.searchParams.set('expires', String(expires));
