@@ -8,7 +8,7 @@ import {
   ACTIVITY_CUSTOM_GROUP,
   CONTACT_CUSTOM_GROUP,
 } from '../src/app/crm/crm-names';
-import { PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
+import { PREFILL_FILE_SLICE, PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
 import {
   createDemoModel,
   DEMO_CURRENT_STAGE,
@@ -41,6 +41,22 @@ function name(call: RecordedCall): string {
 }
 
 /** The form's read of check-ins older than its first slice (docs/performance.md, "Bounded answers"). */
+const FEASIBILITY = 'Feasibility_study';
+const PLAN = 'Business_plan';
+const FEASIBILITY_STUDY = `${ACTIVITY_CUSTOM_GROUP}.${FEASIBILITY}`;
+const BUSINESS_PLAN = `${ACTIVITY_CUSTOM_GROUP}.${PLAN}`;
+const CLEARED_FIELDS = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;
+
+/** The custom-field columns a read selected (file names' joins left out). */
+function customColumns(call: RecordedCall | undefined): string[] {
+  const select = (call?.params['select'] ?? []) as string[];
+  return select
+    .filter(
+      (column) => /^[A-Za-z_]+\.[A-Za-z_0-9]+$/.test(column) && column.startsWith(ACTIVITY_CUSTOM_GROUP),
+    )
+    .sort();
+}
+
 function olderCheckInsRead(call: RecordedCall): boolean {
   return name(call) === 'Activity.get' && JSON.stringify(call.params['where']).includes('"OR"');
 }
@@ -213,7 +229,7 @@ describe('GET /api/data', () => {
       expect(payload.upload).toEqual(UPLOAD_LIMITS);
     });
 
-    it('sends its four reads together, in one round after the checksum', async () => {
+    it('sends its five reads together, in one round after the checksum', async () => {
       await formData();
       service.emulator.clearCalls();
       service.emulator.setLatency(ROUND_TRIP_MS);
@@ -223,6 +239,7 @@ describe('GET /api/data', () => {
       const [first, ...others] = service.emulator.calls;
       const together = [first!, ...others.filter((call) => call.at - first!.at < ROUND_TRIP_MS / 2)];
       expect(together.map(name).sort()).toEqual([
+        'Activity.get',
         'Activity.get',
         'Activity.get',
         'Contact.get',
@@ -314,6 +331,7 @@ describe('GET /api/data', () => {
       expect(batch.map(name).slice(2).sort()).toEqual([
         'Activity.get',
         'Activity.get',
+        'Activity.get',
         'Contact.get',
         'Contact.get',
       ]);
@@ -379,12 +397,49 @@ describe('GET /api/data for a co-op with a long history', () => {
       Steering_committee_size: new Date(`${newest.replace(' ', 'T')}Z`).toISOString(),
     });
     const lists = service.emulator.callsTo('Activity', 'get').filter((call) => call.params['limit'] !== 1);
-    expect(lists).toHaveLength(2);
+    expect(lists).toHaveLength(3);
     expect(lists[0]?.params['limit']).toBe(PREFILL_FIRST_SLICE);
+    // With it, the check-ins after it for the file fields alone.
+    expect(lists[1]?.params).toMatchObject({ offset: PREFILL_FIRST_SLICE, limit: PREFILL_FILE_SLICE });
+    expect(customColumns(lists[1])).toEqual(
+      [FEASIBILITY_STUDY, BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+    );
     // The older check-ins: none of the first slice again, and no column the first slice settled.
-    expect(lists[1]?.params['limit']).toBeUndefined();
-    expect(JSON.stringify(lists[1]?.params['where'])).toContain('"OR"');
-    expect(lists[1]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
+    expect(lists[2]?.params['limit']).toBeUndefined();
+    expect(JSON.stringify(lists[2]?.params['where'])).toContain('"OR"');
+    expect(lists[2]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
+    expect(lists[2]?.at).toBeGreaterThan(lists[0]?.at ?? Infinity);
+  });
+
+  it('answers in one request when the newest check-ins settle every field but the files', async () => {
+    const before = await formData();
+    // The newest clears every answer but the files; the files are older than the first slice.
+    const unsettled = Object.keys(before.prefill).filter(
+      (field) => before.lastGiven?.[field] !== undefined && ![FEASIBILITY, PLAN].includes(field),
+    );
+    for (let day = 1; day <= PREFILL_FIRST_SLICE; day += 1) {
+      service.emulator.model.api4('Activity', 'create', {
+        values: {
+          'activity_type_id:name': ACTIVITY_TYPE_NAME,
+          'status_id:name': ACTIVITY_STATUS_NAME,
+          subject: 'Organizing check-in',
+          activity_date_time: `2027-02-${String(day).padStart(2, '0')} 09:00:00`,
+          source_contact_id: DEMO_PERSON_ID,
+          target_contact_id: [DEMO_ORG_ID],
+          ...(day === PREFILL_FIRST_SLICE ? { [CLEARED_FIELDS]: unsettled.join(',') } : {}),
+        },
+      });
+    }
+    service.emulator.clearCalls();
+    service.emulator.setLatency(ROUND_TRIP_MS);
+
+    const after = await formData();
+
+    expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
+    const files = [FEASIBILITY, PLAN].filter((field) => before.prefill[field] !== undefined);
+    expect(files.length).toBeGreaterThan(0);
+    for (const field of files) expect(after.prefill[field]).toEqual(before.prefill[field]);
+    for (const field of unsettled) expect(after.prefill[field]).toBeUndefined();
   });
 });
 

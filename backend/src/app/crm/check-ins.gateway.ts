@@ -25,6 +25,11 @@ export interface CheckInRead {
   recorder?: boolean;
   /** At most this many. */
   limit?: number;
+  /**
+   * Skip the first this many. Only for a slice read in the same batch as the one before it (one
+   * PHP request runs both, one after the other); a later slice pages by `olderThan`.
+   */
+  offset?: number;
   /** Only those after this place in the list's order. */
   olderThan?: CheckInPosition;
 }
@@ -98,6 +103,7 @@ export class CrmCheckInsGateway {
         where: [...checkIns.where, ...after],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
         ...(read.limit === undefined ? {} : { limit: read.limit }),
+        ...(read.offset === undefined ? {} : { offset: read.offset }),
       }),
       this.site.timeZone(),
     ]);

@@ -22,8 +22,20 @@ import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
  */
 export const PREFILL_FIRST_SLICE = 25;
 
+/**
+ * Check-ins after the first slice read with it for the file fields alone: a co-op uploads a
+ * document once in a long while, so its newest check-ins often hold none, and without these a
+ * typical co-op would pay a second request for them (docs/performance.md, "Bounded answers").
+ */
+export const PREFILL_FILE_SLICE = 75;
+
 /** The activity-bound fields the form prefills: the others need no column. */
 const PREFILLED_ACTIVITY_FIELDS = ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled);
+
+const PREFILLED_FILE_FIELDS = PREFILLED_ACTIVITY_FIELDS.filter((field) => field.type === 'file');
+const PREFILLED_FILE_FIELD_NAMES: ReadonlySet<string> = new Set(
+  PREFILLED_FILE_FIELDS.map((field) => field.name),
+);
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -46,17 +58,21 @@ export class FormDataService {
     { contactId, orgId }: OwnerAccess,
     authorized: Promise<void> = Promise.resolve(),
   ): Promise<FormDataPayload> {
-    const [contact, organization, checkins, stageValue, { options, stages }, valueFormat] = await Promise.all(
-      [
+    const [contact, organization, checkins, withFiles, stageValue, { options, stages }, valueFormat] =
+      await Promise.all([
         this.identity(contactId),
         this.contacts.readOrganization(orgId, CONTACT_FIELDS),
         this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
+        this.checkIns.list(orgId, PREFILLED_FILE_FIELDS, {
+          cleared: true,
+          offset: PREFILL_FIRST_SLICE,
+          limit: PREFILL_FILE_SLICE,
+        }),
         this.checkIns.currentStageValue(orgId),
         this.metadata.options(ALL_FIELDS),
         this.metadata.valueFormat(),
-      ],
-    );
-    const fromCheckIns = await this.activityPrefill(orgId, checkins, authorized);
+      ]);
+    const fromCheckIns = await this.activityPrefill(orgId, { newest: checkins, withFiles }, authorized);
     return {
       formId: FORM_ID,
       contact,
@@ -75,18 +91,25 @@ export class FormDataService {
 
   /**
    * The newest value of each prefilled field (prefill.ts), read without every check-in's every
-   * column: the newest slice comes with the form's other reads; only when it leaves a field
-   * unsettled and there are older check-ins, those are read, with the unsettled fields' columns
-   * only. Same answer as reading them all.
+   * column: the newest slice comes with the form's other reads, and with it the check-ins after
+   * it for the file fields alone. Only when these leave a field unsettled and there are older
+   * check-ins, those are read, with the unsettled fields' columns only. Same answer as reading
+   * them all.
    */
   private async activityPrefill(
     orgId: number,
-    newest: readonly CheckInRecord[],
+    { newest, withFiles }: { newest: readonly CheckInRecord[]; withFiles: readonly CheckInRecord[] },
     authorized: Promise<void>,
   ): Promise<ActivityPrefill> {
     const prefill = new ActivityPrefillBuilder();
     prefill.add(newest);
-    const unsettled = PREFILLED_ACTIVITY_FIELDS.filter((field) => !prefill.isSettled(field.name));
+    prefill.add(withFiles, PREFILLED_FILE_FIELD_NAMES);
+    // A file field the file slice left unsettled has no older value when that slice was not full.
+    const filesExhausted = withFiles.length < PREFILL_FILE_SLICE;
+    const unsettled = PREFILLED_ACTIVITY_FIELDS.filter(
+      (field) =>
+        !prefill.isSettled(field.name) && !(filesExhausted && PREFILLED_FILE_FIELD_NAMES.has(field.name)),
+    );
     const oldest = newest.at(-1);
     if (newest.length === PREFILL_FIRST_SLICE && unsettled.length > 0 && oldest) {
       await authorized;

@@ -7,6 +7,14 @@ function checkin(id: number, date: string, values: CheckInRecord['values'], clea
   return checkInRecord(id, date, values, { cleared: clearedNamesOf(cleared) });
 }
 
+/** The record as a read selecting only these fields' columns answers it (the cleared marker read whole). */
+function readFor(record: CheckInRecord, fields: ReadonlySet<string>): CheckInRecord {
+  return {
+    ...record,
+    values: Object.fromEntries(Object.entries(record.values).filter(([name]) => fields.has(name))),
+  };
+}
+
 describe('buildPrefill', () => {
   const newestFirst = [
     checkin(3, '2026-10-02T14:00:00', { Organizing_notes: 'Newest note', Business_plan: { id: 9 } }),
@@ -91,6 +99,37 @@ describe('ActivityPrefillBuilder', () => {
     prefill.add(newestFirst.slice(0, cut));
     prefill.add(newestFirst.slice(cut));
     expect(prefill.result()).toEqual(activityPrefill(newestFirst));
+  });
+
+  it.each([1, 2, 3, 4])(
+    'answers the same when the check-ins after %i were first read for the file fields alone',
+    (cut) => {
+      const fileFields = new Set(['Business_plan']);
+      const prefill = new ActivityPrefillBuilder();
+      prefill.add(newestFirst.slice(0, cut));
+      prefill.add(
+        newestFirst.slice(cut).map((record) => readFor(record, fileFields)),
+        fileFields,
+      );
+      prefill.add(newestFirst.slice(cut));
+      expect(prefill.result()).toEqual(activityPrefill(newestFirst));
+    },
+  );
+
+  it('lets check-ins read for some fields settle only those, not another field they cleared', () => {
+    const fileFields = new Set(['Business_plan']);
+    const history = [
+      checkin(2, '2026-05-01T09:00:00', { Store_size_sqft: 5000 }),
+      checkin(1, '2026-01-01T09:00:00', { Business_plan: { id: 7 } }, 'Store_size_sqft'),
+    ];
+    const prefill = new ActivityPrefillBuilder();
+    prefill.add(
+      history.map((record) => readFor(record, fileFields)),
+      fileFields,
+    );
+    expect([prefill.isSettled('Business_plan'), prefill.isSettled('Store_size_sqft')]).toEqual([true, false]);
+    prefill.add(history);
+    expect(prefill.result().values).toEqual({ Business_plan: { id: 7 }, Store_size_sqft: 5000 });
   });
 
   it('says which fields a slice settled: given, cleared or never prefilled', () => {

@@ -36,15 +36,22 @@ export class ActivityPrefillBuilder {
   private readonly lastGiven: Record<string, string> = {};
   private readonly settled = new Set<string>(NEVER_PREFILLED);
 
-  add(checkinsNewestFirst: readonly CheckInRecord[]): void {
+  /**
+   * `only`: the check-ins were read for these fields alone (their other columns unread), so they
+   * settle nothing else, not even by clearing it: a check-in between them and the settled ones may
+   * hold a newer value of another field.
+   */
+  add(checkinsNewestFirst: readonly CheckInRecord[], only?: ReadonlySet<string>): void {
+    const counts = (name: string): boolean =>
+      !this.settled.has(name) && (only === undefined || only.has(name));
     for (const checkin of checkinsNewestFirst) {
       for (const [name, value] of Object.entries(checkin.values)) {
-        if (this.settled.has(name)) continue;
+        if (!counts(name)) continue;
         this.settled.add(name);
         this.values[name] = value;
         this.lastGiven[name] = checkin.date;
       }
-      for (const name of checkin.cleared) this.settled.add(name);
+      for (const name of checkin.cleared) if (counts(name)) this.settled.add(name);
     }
   }
 
