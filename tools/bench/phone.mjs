@@ -2,7 +2,8 @@
 /**
  * The owner's pages on a slow phone, in Chromium (CHROMIUM_PATH, default /usr/bin/chromium):
  *
- *   node tools/bench/phone.mjs [--runs=N]        (build first; `npm run bench` runs it)
+ *   node tools/bench/phone.mjs [--runs=N] [--pages=form,report,staff] [--no-lighthouse]
+ *                                                  (build first; `npm run bench` runs it all)
  *
  * Starts the built service in stub mode on a free port. For the form, the report and the staff
  * page it opens the demo link RUNS times (default 7) in a fresh browser context with the cache
@@ -85,6 +86,8 @@ const PAGES = [
     lighthouse: false,
   },
 ];
+/** What the probe logs once a load is complete (see installReadyProbe). */
+const DONE_MESSAGE = 'checkin-phone-bench: ready';
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const LIGHTHOUSE_TARGETS = { performance: 98, accessibility: 100, 'best-practices': 100 };
 /** Issue 27: the report's summary (or first chart) on screen within a second. */
@@ -92,8 +95,14 @@ const REPORT_SUMMARY_TARGET_MS = 1000;
 /** Issue 27: Lighthouse's largest contentful paint of the form and the report. */
 const LIGHTHOUSE_LCP_TARGET_MS = 1200;
 
-/** Runs in the page before its own scripts: records when each page's first useful thing appears. */
-function installReadyProbe() {
+/**
+ * Runs in the page before its own scripts: records when each page's first useful thing appears,
+ * and logs DONE_MESSAGE once `pageName`'s target, the first contentful paint and the app's
+ * stable mark are all there. The bench waits for that message instead of evaluating anything in
+ * the page while it loads: Playwright's first evaluation injects its own script, about 0.1 s of
+ * the throttled phone's main thread in the middle of the page's first paint.
+ */
+function installReadyProbe({ pageName, doneMessage }) {
   const visible = (element) => {
     const box = element.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
@@ -130,11 +139,20 @@ function installReadyProbe() {
   };
   window.__ready = {};
   window.__paint = {};
+  let done = false;
+  const maybeDone = () => {
+    if (done || window.__ready[pageName] === undefined || window.__paint.fcp === undefined) return;
+    if (performance.getEntriesByName('checkin:app-stable').length === 0) return;
+    done = true;
+    console.debug(doneMessage);
+  };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name === 'first-contentful-paint') window.__paint.fcp = entry.startTime;
     }
+    maybeDone();
   }).observe({ type: 'paint', buffered: true });
+  new PerformanceObserver(maybeDone).observe({ type: 'mark', buffered: true });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__paint.lcp = entry.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
@@ -142,8 +160,21 @@ function installReadyProbe() {
     for (const [name, probe] of Object.entries(probes)) {
       if (window.__ready[name] === undefined && probe()) window.__ready[name] = performance.now();
     }
+    maybeDone();
   };
-  new MutationObserver(check).observe(document, {
+  // Checked at the next frame, not on every mutation: the probes read layout, and doing that in a
+  // mutation callback forces style and layout in the middle of parsing (a whole extra pass on the
+  // throttled phone). At the frame, that layout is the one the frame does anyway.
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      check();
+    });
+  };
+  new MutationObserver(schedule).observe(document, {
     childList: true,
     subtree: true,
     attributes: true,
@@ -194,7 +225,7 @@ async function startService() {
 async function loadOnce(browser, url, page, throttled) {
   const context = await browser.newContext();
   try {
-    await context.addInitScript(installReadyProbe);
+    await context.addInitScript(installReadyProbe, { pageName: page.name, doneMessage: DONE_MESSAGE });
     const tab = await context.newPage();
     const cdp = await context.newCDPSession(tab);
     await cdp.send('Network.enable');
@@ -213,15 +244,12 @@ async function loadOnce(browser, url, page, throttled) {
     cdp.on('Network.dataReceived', (event) => {
       decoded += event.dataLength;
     });
+    const finished = tab.waitForEvent('console', {
+      predicate: (message) => message.text() === DONE_MESSAGE,
+      timeout: 60_000,
+    });
     await tab.goto(`${url}${page.path}`, { waitUntil: 'commit' });
-    await tab.waitForFunction(
-      (name) =>
-        window.__ready?.[name] &&
-        window.__paint?.fcp !== undefined &&
-        performance.getEntriesByName('checkin:app-stable').length > 0,
-      page.name,
-      { timeout: 60_000, polling: 250 },
-    );
+    await finished;
     const { ready, paint, appStableMs } = await tab.evaluate(() => ({
       ready: window.__ready,
       paint: window.__paint,
@@ -273,11 +301,11 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function measurePages(url, runs) {
+async function measurePages(url, runs, pages) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
   const results = {};
   try {
-    for (const page of PAGES) {
+    for (const page of pages) {
       // One unmeasured load first: the service's own first-request costs (code, caches) are not the phone's.
       await loadOnce(browser, url, page, false);
       const result = { throttled: [], unthrottled: [] };
@@ -297,7 +325,7 @@ async function measurePages(url, runs) {
   return results;
 }
 
-async function lighthouseScores(url) {
+async function lighthouseScores(url, pages) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   const browser = await puppeteer.connect({
     browserURL: `http://127.0.0.1:${chrome.port}`,
@@ -306,7 +334,7 @@ async function lighthouseScores(url) {
   const scores = {};
   const shortfalls = {};
   try {
-    for (const page of PAGES.filter((candidate) => candidate.lighthouse)) {
+    for (const page of pages.filter((candidate) => candidate.lighthouse)) {
       const tab = await browser.newPage();
       // No config: Lighthouse's default is the mobile preset with simulated phone throttling.
       const { lhr } = await lighthouse(
@@ -351,19 +379,25 @@ async function lighthouseScores(url) {
   return { scores, shortfalls };
 }
 
-export async function runPhoneBench({ runs = 7, output = OUTPUT } = {}) {
+export async function runPhoneBench({
+  runs = 7,
+  output = OUTPUT,
+  only = PAGES.map((page) => page.name),
+  withLighthouse = true,
+} = {}) {
+  const chosen = PAGES.filter((page) => only.includes(page.name));
   const service = await startService();
   let pages;
-  let audit;
+  let audit = { scores: {}, shortfalls: {} };
   try {
-    pages = await measurePages(service.url, runs);
-    audit = await lighthouseScores(service.url);
+    pages = await measurePages(service.url, runs, chosen);
+    if (withLighthouse) audit = await lighthouseScores(service.url, chosen);
   } finally {
     await service.stop();
   }
   const figures = [];
   const rows = [];
-  for (const page of PAGES) {
+  for (const page of chosen) {
     const { throttled, unthrottled } = pages[page.name];
     const ms = (loads) => Math.round(median(loads.map((load) => load.readyMs)));
     const msOf = (loads, key) => {
@@ -483,8 +517,12 @@ export async function runPhoneBench({ runs = 7, output = OUTPUT } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const runsArgument = process.argv.find((arg) => arg.startsWith('--runs='));
-  const report = await runPhoneBench(runsArgument ? { runs: Number(runsArgument.slice(7)) } : {});
+  const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const report = await runPhoneBench({
+    ...(option('runs') ? { runs: Number(option('runs')) } : {}),
+    ...(option('pages') ? { only: option('pages').split(',') } : {}),
+    withLighthouse: !process.argv.includes('--no-lighthouse'),
+  });
   console.table(report.rows);
   console.log(JSON.stringify(report.lighthouse, null, 2));
   console.log(`Written to ${OUTPUT}`);
