@@ -114,7 +114,11 @@ function installReadyProbe({ waitFor, doneMessage }) {
         (field) => !field.disabled && visible(field),
       ),
     report: () =>
-      [...document.querySelectorAll('svg.sparkline polyline[points], app-trend-chart svg.ngx-charts path.line[d]')]
+      [
+        ...document.querySelectorAll(
+          'svg.sparkline polyline[points], app-trend-chart svg.ngx-charts path.line[d]',
+        ),
+      ]
         .map((line) => line.closest('svg'))
         .some((svg) => svg !== null && visible(svg)),
     reportTapped: () => {
