@@ -50,6 +50,8 @@ function sidewaysScroll(page: Page): Promise<number> {
 async function openStaff(page: Page, service: RunningProcess, orgId: number, key: string): Promise<void> {
   await page.goto(`${service.url}/staff?orgId=${orgId}&key=${key}`);
   await expect(page.getByRole('navigation', { name: 'Report sections' })).toBeVisible();
+  // The sections after the first and the submissions are built once the browser is idle.
+  await expect(page.locator('.section-placeholder')).toHaveCount(0);
   await expect(page).not.toHaveURL(/key=/);
 }
 

@@ -31,6 +31,8 @@ function staffUrl(query: string): string {
 async function openReport(page: Page, orgId = DEMO_ORG_ID): Promise<void> {
   await page.goto(staffUrl(`orgId=${orgId}&key=${STUB_STAFF_KEY}`));
   await expect(page.getByRole('navigation', { name: 'Report sections' })).toBeVisible();
+  // The sections after the first and the submissions are built once the browser is idle.
+  await expect(page.locator('.section-placeholder')).toHaveCount(0);
 }
 
 async function staffReport(orgId = DEMO_ORG_ID): Promise<StaffReportPayload> {

@@ -154,8 +154,8 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
       const chunks = pageChunks.get(decoded) ?? [];
-      const page = { pathname: decoded, search, nonce, chunks };
-      renderOwnerPage(request, response, serverRendering, page, refusals).catch((error: unknown) => {
+      const page = { pathname: decoded, search, nonce, chunks, fallback: index };
+      renderOwnerPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
         // The page still works rendered in the browser: log, and send that instead.
         logger.error(
           `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -181,19 +181,29 @@ interface OwnerPage {
   search: string;
   nonce: string;
   chunks: readonly string[];
+  /** The browser-rendered index.html, sent instead when rendering fails. */
+  fallback: StaticFile;
 }
 
 /**
  * An owner page with its data in it. Personal (its data, the link's checksum in the transfer
  * state) and made for this response alone (its nonce): `private, no-store`, no validator. The
- * page's lazy chunks still come as module preloads; its data is inside, so no data preload.
+ * page's lazy chunks still come as module preloads (in its head); its data is inside, so no data
+ * preload.
+ *
+ * The status and headers go out before the data is read and the page rendered (the body follows
+ * chunked): the browser sets up the new page while the service waits for the CRM and renders,
+ * instead of after (docs/performance.md, "Server-rendered owner
+ * pages"). A page that then fails to render is sent as the browser-rendered index.html in the
+ * same coding, which loads its data itself.
  */
 async function renderOwnerPage(
   request: Request,
   response: Response,
   { render, readPageData, limitRead }: ServerRendering,
-  { pathname, search, nonce, chunks }: OwnerPage,
+  { pathname, search, nonce, chunks, fallback }: OwnerPage,
   refusals: GlobalExceptionFilter,
+  logger: Logger,
 ): Promise<void> {
   // Only a page opened with its link reads data; without one it is the page's own error view.
   if (pageDataUrl(pathname, search) !== null) {
@@ -203,19 +213,42 @@ async function renderOwnerPage(
       return refuse(request, response, error, refusals);
     }
   }
-  const pageData = await readPageData(pathname, search, request);
-  const html = Buffer.from(await render({ url: `${pathname}${search}`, nonce, pageData }), 'utf8');
-  if (response.headersSent || response.destroyed) return;
   const coding = chooseEncoding(request.headers['accept-encoding']);
-  const body = coding === null ? html : compressBody(html, coding);
   response.vary('Accept-Encoding');
   response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
   response.setHeader('Cache-Control', 'private, no-store');
   if (coding !== null) response.setHeader('Content-Encoding', coding);
-  if (chunks.length > 0)
-    response.setHeader('Link', chunks.map((chunk) => `</${chunk}>; rel=modulepreload`).join(', '));
-  response.setHeader('Content-Length', body.length);
-  response.status(200).end(request.method === 'HEAD' ? undefined : body);
+  response.status(200);
+  if (request.method === 'HEAD') return void response.end();
+  response.flushHeaders();
+  let html: Buffer;
+  try {
+    const pageData = await readPageData(pathname, search, request);
+    const rendered = await render({ url: `${pathname}${search}`, nonce, pageData });
+    html = Buffer.from(withModulePreloads(rendered, chunks), 'utf8');
+  } catch (error: unknown) {
+    logger.error(`rendering ${pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (response.destroyed) return;
+    const { identity, encoded } = fallback;
+    const body =
+      coding === null ? identity.body : (encoded[coding]?.body ?? compressBody(identity.body, coding));
+    return void response.end(body);
+  }
+  if (response.destroyed) return;
+  response.end(coding === null ? html : compressBody(html, coding));
+}
+
+/**
+ * The page's lazy chunks as `<link rel="modulepreload">` in its head, not in the `Link` header:
+ * the header goes out before the page is rendered, and preloads named there would start at once
+ * and take the phone's slow line from the page itself (its HTML then arrived 0.5 s later on the
+ * throttled phone). In the head they start once the page has arrived.
+ */
+export function withModulePreloads(html: string, chunks: readonly string[]): string {
+  const headEnd = html.indexOf('</head>');
+  if (chunks.length === 0 || headEnd === -1) return html;
+  const links = chunks.map((chunk) => `<link rel="modulepreload" href="/${chunk}">`).join('');
+  return `${html.slice(0, headEnd)}${links}${html.slice(headEnd)}`;
 }
 
 /**
