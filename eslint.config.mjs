@@ -3,6 +3,12 @@ import angular from 'angular-eslint';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** Who may import the CiviCRM fake: two blocks name it, since a later block's rule replaces an earlier one's. */
+const CIVICRM_FAKE_IMPORTS = {
+  group: ['@checkin/civicrm-fake', '@checkin/civicrm-fake/*'],
+  message: 'Only crm/in-memory, crm/emulator and tests import the CiviCRM fake.',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/dist', '**/node_modules', '**/.nx', '**/.angular', 'assets/**', 'tmp/**'],
@@ -57,12 +63,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['@checkin/civicrm-fake', '@checkin/civicrm-fake/*'],
-              message: 'Only crm/in-memory, crm/emulator and tests import the CiviCRM fake.',
-            },
-          ],
+          patterns: [CIVICRM_FAKE_IMPORTS],
         },
       ],
     },
@@ -78,10 +79,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['@checkin/civicrm-fake', '@checkin/civicrm-fake/*'],
-              message: 'Only crm/in-memory, crm/emulator and tests import the CiviCRM fake.',
-            },
+            CIVICRM_FAKE_IMPORTS,
             {
               group: [
                 '**/crm/crm-client',

@@ -370,20 +370,27 @@ describe('GET /api/data for a co-op with a long history', () => {
     return (await response.json()) as FormDataPayload;
   }
 
+  /** A check-in of the demo organization by its owner, straight into the CRM. */
+  function recordCheckIn(crmDate: string, customValues: Record<string, unknown>): void {
+    service.emulator.model.api4('Activity', 'create', {
+      values: {
+        'activity_type_id:name': ACTIVITY_TYPE_NAME,
+        'status_id:name': ACTIVITY_STATUS_NAME,
+        subject: 'Organizing check-in',
+        activity_date_time: crmDate,
+        source_contact_id: DEMO_PERSON_ID,
+        target_contact_id: [DEMO_ORG_ID],
+        ...customValues,
+      },
+    });
+  }
+
   it('reads the newest check-ins first, then older ones only for the fields still unsettled: the same prefill as reading all', async () => {
     const before = await formData();
     // Newer than the demo history: each gives one answer, so the older values still show.
     for (let day = 1; day <= PREFILL_FIRST_SLICE + 5; day += 1) {
-      service.emulator.model.api4('Activity', 'create', {
-        values: {
-          'activity_type_id:name': ACTIVITY_TYPE_NAME,
-          'status_id:name': ACTIVITY_STATUS_NAME,
-          subject: 'Organizing check-in',
-          activity_date_time: `2027-01-${String(day).padStart(2, '0')} 09:00:00`,
-          source_contact_id: DEMO_PERSON_ID,
-          target_contact_id: [DEMO_ORG_ID],
-          [`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`]: day,
-        },
+      recordCheckIn(`2027-01-${String(day).padStart(2, '0')} 09:00:00`, {
+        [`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`]: day,
       });
     }
     service.emulator.clearCalls();
@@ -418,17 +425,10 @@ describe('GET /api/data for a co-op with a long history', () => {
       (field) => before.lastGiven?.[field] !== undefined && ![FEASIBILITY, PLAN].includes(field),
     );
     for (let day = 1; day <= PREFILL_FIRST_SLICE; day += 1) {
-      service.emulator.model.api4('Activity', 'create', {
-        values: {
-          'activity_type_id:name': ACTIVITY_TYPE_NAME,
-          'status_id:name': ACTIVITY_STATUS_NAME,
-          subject: 'Organizing check-in',
-          activity_date_time: `2027-02-${String(day).padStart(2, '0')} 09:00:00`,
-          source_contact_id: DEMO_PERSON_ID,
-          target_contact_id: [DEMO_ORG_ID],
-          ...(day === PREFILL_FIRST_SLICE ? { [CLEARED_FIELDS]: unsettled.join(',') } : {}),
-        },
-      });
+      recordCheckIn(
+        `2027-02-${String(day).padStart(2, '0')} 09:00:00`,
+        day === PREFILL_FIRST_SLICE ? { [CLEARED_FIELDS]: unsettled.join(',') } : {},
+      );
     }
     service.emulator.clearCalls();
     service.emulator.setLatency(ROUND_TRIP_MS);

@@ -1,7 +1,7 @@
-import type { FieldConfig, FieldValues, StageOption } from '@checkin/contract';
+import type { FieldConfig, StageOption } from '@checkin/contract';
 import type { CheckInRecord } from './check-in-record';
 import { buildFieldHistory, summarizeCheckIns } from './field-history';
-import { checkInRecord } from './testing/check-in-record';
+import { checkInRecord, stagedCheckIn } from './testing/check-in-record';
 
 const members: FieldConfig = { name: 'Members', type: 'number', label: 'Members', crmField: 'G.Members' };
 const notes: FieldConfig = { name: 'Notes', type: 'text', label: 'Notes', crmField: 'G.Notes' };
@@ -14,14 +14,7 @@ const STAGES: StageOption[] = [
   { rank: 2, value: 'feasibility', label: 'Feasibility' },
 ];
 
-function checkin(
-  id: number,
-  date: string,
-  values: FieldValues,
-  stageValue: string | null = null,
-): CheckInRecord {
-  return checkInRecord(id, date, values, { stageValue });
-}
+const checkin = stagedCheckIn;
 
 /** Newest first, as CrmCheckInsGateway.list answers: by date, then id. */
 const CHECKINS: CheckInRecord[] = [

@@ -1,6 +1,5 @@
-import type { FieldValues, SectionConfig, StageOption } from '@checkin/contract';
-import { checkInRecord } from '../check-ins/testing/check-in-record';
-import type { CheckInRecord } from '../check-ins/check-in-record';
+import type { SectionConfig, StageOption } from '@checkin/contract';
+import { stagedCheckIn } from '../check-ins/testing/check-in-record';
 import { SECTIONS } from '../fields/field-config';
 import { buildReportPayload, currentStageOf, reportSections } from './report-payload';
 
@@ -11,14 +10,7 @@ const STAGES: StageOption[] = [
   { rank: 3, value: 'business_planning', label: 'Business planning' },
 ];
 
-function checkin(
-  id: number,
-  date: string,
-  values: FieldValues,
-  stageValue: string | null = null,
-): CheckInRecord {
-  return checkInRecord(id, date, values, { stageValue });
-}
+const checkin = stagedCheckIn;
 
 describe('currentStageOf', () => {
   it('takes the stage of the newest check-in that has one', () => {

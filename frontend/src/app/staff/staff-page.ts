@@ -1,3 +1,4 @@
+import { NgTemplateOutlet } from '@angular/common';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -43,7 +44,14 @@ const SUBMISSIONS_KEY = 'submissions';
  */
 @Component({
   selector: 'app-staff-page',
-  imports: [SectionChips, SectionSpyTarget, StaffKeyForm, StaffSectionCard, StaffSubmissions],
+  imports: [
+    NgTemplateOutlet,
+    SectionChips,
+    SectionSpyTarget,
+    StaffKeyForm,
+    StaffSectionCard,
+    StaffSubmissions,
+  ],
   providers: [SectionSpy],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './staff-page.html',

@@ -20,3 +20,13 @@ export function checkInRecord(
     ...more,
   };
 }
+
+/** A check-in at a stage (or none), for the specs of the pages that chart a history. */
+export function stagedCheckIn(
+  id: number,
+  date: string,
+  values: FieldValues,
+  stageValue: string | null = null,
+): CheckInRecord {
+  return checkInRecord(id, date, values, { stageValue });
+}
