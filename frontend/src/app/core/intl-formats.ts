@@ -9,37 +9,27 @@
  */
 const MAX_FORMATTERS = 200;
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-
-function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
-  let formatter = cache.get(key);
-  if (formatter === undefined) {
-    formatter = make();
-    if (cache.size >= MAX_FORMATTERS) cache.clear();
-    cache.set(key, formatter);
-  }
-  return formatter;
+/** A formatter maker that keeps each formatter it made, keyed by locale and options. */
+function keptFormats<Options extends object, Formatter>(
+  make: (locale: string | undefined, options: Options) => Formatter,
+): (locale: string | undefined, options?: Options) => Formatter {
+  const formats = new Map<string, Formatter>();
+  return (locale, options = {} as Options) => {
+    const key = `${locale ?? ''}|${JSON.stringify(options)}`;
+    let formatter = formats.get(key);
+    if (formatter === undefined) {
+      formatter = make(locale, options);
+      if (formats.size >= MAX_FORMATTERS) formats.clear();
+      formats.set(key, formatter);
+    }
+    return formatter;
+  };
 }
 
-export function numberFormat(
-  locale: string | undefined,
-  options: Intl.NumberFormatOptions = {},
-): Intl.NumberFormat {
-  return cached(
-    numberFormats,
-    `${locale ?? ''}|${JSON.stringify(options)}`,
-    () => new Intl.NumberFormat(locale, options),
-  );
-}
+export const numberFormat = keptFormats(
+  (locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options),
+);
 
-export function dateTimeFormat(
-  locale: string | undefined,
-  options: Intl.DateTimeFormatOptions = {},
-): Intl.DateTimeFormat {
-  return cached(
-    dateTimeFormats,
-    `${locale ?? ''}|${JSON.stringify(options)}`,
-    () => new Intl.DateTimeFormat(locale, options),
-  );
-}
+export const dateTimeFormat = keptFormats(
+  (locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options),
+);
