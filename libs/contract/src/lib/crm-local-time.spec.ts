@@ -24,6 +24,16 @@ describe('CRM local time', () => {
     expect(crmLocalTimeToIso('20261121080509', 'America/Chicago')).toBe('2026-11-21T14:05:09.000Z');
   });
 
+  it('remembers a reading per zone: the same text in another zone is another instant', () => {
+    const text = '2026-11-21 08:05:09';
+    for (let read = 0; read < 2; read += 1) {
+      expect(crmLocalTimeToIso(text, 'America/Chicago')).toBe('2026-11-21T14:05:09.000Z');
+      expect(crmLocalTimeToIso(text, 'UTC')).toBe('2026-11-21T08:05:09.000Z');
+      expect(crmLocalTimeToIso(text, 'Pacific/Kiritimati')).toBe('2026-11-20T18:05:09.000Z');
+    }
+    expect(() => crmLocalTimeToIso(text, 'Mars/Olympus')).toThrow(RangeError);
+  });
+
   it('passes through what is not a date-time, and knows which zones exist', () => {
     expect(crmLocalTimeToIso('soon', 'UTC')).toBe('soon');
     expect(isKnownTimeZone('America/Chicago')).toBe(true);

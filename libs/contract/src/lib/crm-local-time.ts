@@ -69,6 +69,24 @@ const CRM_COMPACT_DATE_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
  */
 export function crmLocalTimeToIso(value: unknown, timeZone: string): string {
   const text = String(value ?? '');
+  // A page reads the same check-in dates on every request, and each conversion asks Intl for the
+  // zone's offset twice (a tenth of the large report's service time): remember them. The
+  // answer depends on the text and the zone alone, which the process never changes.
+  let converted = isoOfCrmTime.get(timeZone);
+  if (!converted) isoOfCrmTime.set(timeZone, (converted = new Map()));
+  let iso = converted.get(text);
+  if (iso === undefined) {
+    iso = convertCrmLocalTime(text, timeZone);
+    if (converted.size >= MAX_REMEMBERED_TIMES) converted.clear();
+    converted.set(text, iso);
+  }
+  return iso;
+}
+
+const isoOfCrmTime = new Map<string, Map<string, string>>();
+const MAX_REMEMBERED_TIMES = 50_000;
+
+function convertCrmLocalTime(text: string, timeZone: string): string {
   const match = CRM_DATE_TIME.exec(text) ?? CRM_COMPACT_DATE_TIME.exec(text);
   if (!match) return text;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
