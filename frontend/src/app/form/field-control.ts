@@ -22,6 +22,7 @@ import {
 import { errorMessage } from './field-validation';
 import { SiteValueFormat } from '../core/site-value-format';
 import { currencySymbol } from '../core/value-format';
+import { numberFormat } from '../core/intl-formats';
 import { FileField } from './file-field';
 
 /** How long typing must pause before the character count is announced. */
@@ -94,7 +95,7 @@ export class FieldControl {
     if (entry.kind !== 'text' || entry.field.maxLength === undefined) return null;
     const max = entry.field.maxLength;
     const left = max - entry.state().value.trim().length;
-    const number = (n: number) => new Intl.NumberFormat().format(n);
+    const number = (n: number) => numberFormat(undefined).format(n);
     if (left >= 0) {
       return { over: false, text: `You have ${number(left)} character${left === 1 ? '' : 's'} remaining` };
     }

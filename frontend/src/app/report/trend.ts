@@ -1,6 +1,7 @@
 import { type FieldConfig, type FieldHistoryEntry } from '@checkin/contract';
 import { DEFAULT_VALUE_FORMAT } from '@checkin/contract';
 import { formatValue, toNumber } from '../core/value-format';
+import { numberFormat } from '../core/intl-formats';
 import { dayAndTime, formatCalendarDay, SECOND_IN_DAYS } from '../shared/dates';
 
 /**
@@ -91,13 +92,13 @@ export function trendOf(
 /** Axis labels: "$1.8M", "34.7%", "1.2K". */
 export function compactValue(value: number, field: FieldConfig, options: ViewOptions): string {
   if (field.type === 'percent') {
-    return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 1 }).format(value)}%`;
+    return `${numberFormat(options.locale, { maximumFractionDigits: 1 }).format(value)}%`;
   }
   const currency: Intl.NumberFormatOptions =
     field.type === 'currency'
       ? { style: 'currency', currency: options.currency ?? DEFAULT_VALUE_FORMAT.currency }
       : {};
-  return new Intl.NumberFormat(options.locale, {
+  return numberFormat(options.locale, {
     ...currency,
     notation: 'compact',
     maximumFractionDigits: 1,
