@@ -9,6 +9,7 @@ import { provideRouter } from '@angular/router';
 import type { FormDataPayload, SubmitRequest } from '@checkin/contract';
 import { apiErrorInterceptor } from '../core/api-error.interceptor';
 import { DRAFT_STORAGE, draftKey } from './draft-store';
+import { englishCount } from './field-control';
 import { FormPage } from './form-page';
 import { formPayload } from './testing/form-payload.fixture';
 
@@ -380,6 +381,17 @@ describe('FormPage: review before sending', () => {
 });
 
 describe('FormPage: character count', () => {
+  it('groups a count the English way, as its sentence is English', () => {
+    expect([0, 7, 255, 1968, 12345, 1000000].map(englishCount)).toEqual([
+      '0',
+      '7',
+      '255',
+      '1,968',
+      '12,345',
+      '1,000,000',
+    ]);
+  });
+
   it('counts the characters left as they are typed, and says it to screen readers once typing pauses', async () => {
     const page = await loaded(formPayload(3));
     const count = () =>
