@@ -11,7 +11,7 @@ import {
 import { NgTemplateOutlet } from '@angular/common';
 import { ReactiveFormsModule } from '@angular/forms';
 import type { OptionItem } from '@checkin/contract';
-import { formatMonthYear } from '../shared/dates';
+import { englishMonthYear } from '../shared/dates';
 import {
   controlIdOf,
   type FieldEntry,
@@ -21,7 +21,6 @@ import {
 } from './check-in-form';
 import { errorMessage } from './field-validation';
 import { SiteValueFormat } from '../core/site-value-format';
-import { currencySymbol } from '../core/value-format';
 import { FileField } from './file-field';
 
 /**
@@ -75,7 +74,7 @@ export class FieldControl {
 
   private readonly siteFormat = inject(SiteValueFormat);
   protected readonly prefix = computed(() =>
-    this.entry().kind === 'currency' ? currencySymbol(this.siteFormat.context()) : null,
+    this.entry().kind === 'currency' ? this.siteFormat.currencySymbol() : null,
   );
 
   protected readonly suffix = computed(() => {
@@ -91,7 +90,7 @@ export class FieldControl {
     const date = new Date(entry.lastGiven);
     if (Number.isNaN(date.getTime())) return null;
     const unchanged = sameAnswer(entry.prefilled, submitValueOfState(entry));
-    return unchanged ? `Last given ${formatMonthYear(date)}` : null;
+    return unchanged ? `Last given ${englishMonthYear(date)}` : null;
   });
 
   /**

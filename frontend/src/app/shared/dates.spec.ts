@@ -1,5 +1,5 @@
 import { formatDate } from '../core/value-format';
-import { calendarDay, dayAndTime, formatMonthSpan, formatMonthYear } from './dates';
+import { calendarDay, dayAndTime, englishMonthYear, formatMonthSpan, formatMonthYear } from './dates';
 
 /**
  * One calendar on a page: a check-in sent late in the evening in Toronto (03:30 UTC the next day)
@@ -35,5 +35,15 @@ describe('dates: one calendar, the reader’s', () => {
 
   it('takes a Date too, with one signature', () => {
     expect(formatMonthYear(reader, 'en-US')).toBe(readerMonth);
+  });
+
+  it('writes the month of an English sentence as English Intl would, on the same calendar', () => {
+    expect(englishMonthYear(LATE_EVENING_IN_TORONTO)).toBe(readerMonth);
+    expect(englishMonthYear(reader)).toBe(readerMonth);
+    for (let month = 1; month <= 12; month += 1) {
+      const day = `2026-${String(month).padStart(2, '0')}-15`;
+      expect(englishMonthYear(day)).toBe(formatMonthYear(day, 'en-US'));
+    }
+    expect(englishMonthYear('someday')).toBe('someday');
   });
 });

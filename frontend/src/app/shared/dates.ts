@@ -50,6 +50,32 @@ export function formatMonthYear(value: string | Date, locale?: string): string {
   );
 }
 
+const ENGLISH_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * "March 2022" inside an English sentence ("Last given March 2022"), as formatMonthYear would
+ * write it in English, without an Intl formatter: the form's fields write it while the page
+ * hydrates, where making the first formatter costs a phone about 0.1 s (docs/performance.md,
+ * "Figures").
+ */
+export function englishMonthYear(value: string | Date): string {
+  const parts = calendarDateParts(typeof value === 'string' ? value : value.toISOString());
+  return parts ? `${ENGLISH_MONTHS[parts.month - 1]} ${parts.year}` : String(value);
+}
+
 /** The span between two CRM dates by month: "March 2022 – November 2026", or one month alone. */
 export function formatMonthSpan(earliest: string, latest: string, locale: string): string {
   const from = formatMonthYear(earliest, locale);
