@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,9 @@ import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp, DEMO_LINK } fro
  */
 
 const ROOT = join(__dirname, '..', '..');
-const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Co-op check-in</title></head><body><app-root></app-root>${'<!-- padding -->'.repeat(80)}<script src="main-AAAA.js" type="module"></script></body></html>`;
+const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Co-op check-in</title><base href="/"><link rel="stylesheet" href="styles-AAAA.css"></head><body><app-root></app-root>${'<!-- padding -->'.repeat(80)}<script src="early-staff-request-AAAA.js" defer="" crossorigin="anonymous"></script><script src="main-AAAA.js" type="module"></script></body></html>`;
+/** Stands in for frontend/src/early-staff-request.js, which the build links with `defer`. */
+const EARLY_SCRIPT = `(function () { window.__early = 'started'; })();\n`;
 const MAIN_JS = `export const answer = ${JSON.stringify('lorem ipsum '.repeat(400))};\n`;
 const PAGE_CHUNKS = {
   '/': ['chunk-FORM.js', 'chunk-SHARED.js'],
@@ -77,6 +80,7 @@ describe('compression, precompressed static files and page preloads', () => {
     mkdirSync(browser);
     writeFileSync(join(browser, 'index.html'), INDEX_HTML);
     writeFileSync(join(browser, 'main-AAAA.js'), MAIN_JS);
+    writeFileSync(join(browser, 'early-staff-request-AAAA.js'), EARLY_SCRIPT);
     writeFileSync(join(browser, 'tiny.js'), 'export {};\n');
     writeFileSync(join(browser, 'page-chunks.json'), JSON.stringify(PAGE_CHUNKS));
     const build = spawnSync(process.execPath, [join(ROOT, 'tools/build/precompress.mjs'), dist], {
@@ -142,8 +146,11 @@ describe('compression, precompressed static files and page preloads', () => {
       // The page carries the owner's link in its Link header: never kept by a shared cache.
       expect(answer.headers['cache-control']).toBe('private, no-store');
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(decoded(answer)).toBe(INDEX_HTML);
-      expect(decoded(await raw(service, '/page-chunks.json'))).toBe(INDEX_HTML);
+      // The page as the build tool left it (its early script moved inline, below).
+      const built = readFileSync(join(dist, 'browser', 'index.html'), 'utf8');
+      expect(built).not.toBe(INDEX_HTML);
+      expect(decoded(answer)).toBe(built);
+      expect(decoded(await raw(service, '/page-chunks.json'))).toBe(built);
       const head = await raw(service, '/', { 'Accept-Encoding': 'br' }, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
@@ -211,6 +218,20 @@ describe('compression, precompressed static files and page preloads', () => {
       expect(answer.status).toBe(200);
       expect(answer.headers['link']).toBe('</chunk-STAFF.js>; rel=modulepreload');
       expect(JSON.stringify(answer.headers)).not.toContain(TEST_STAFF_KEY);
+    });
+
+    it("starts the staff page's early request from its head: inline, before the stylesheet, allowed by its hash", async () => {
+      const answer = await raw(service, `/staff?orgId=${DEMO_ORG_ID}`, { 'Accept-Encoding': 'br' });
+      const page = decoded(answer);
+      const inline = `<script>${EARLY_SCRIPT.trim()}</script>`;
+      expect(page).toContain(`<base href="/">${inline}<link rel="stylesheet"`);
+      expect(page).not.toContain('early-staff-request-AAAA.js');
+      const hash = createHash('sha256').update(EARLY_SCRIPT.trim(), 'utf8').digest('base64');
+      const csp = String(answer.headers['content-security-policy']);
+      expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      // The API's answers carry the same policy, and the script is allowed by nothing looser.
+      expect(String((await raw(service, '/api/health/live')).headers['content-security-policy'])).toBe(csp);
     });
 
     it('allows the preloads under the page CSP (same-origin fetch and scripts)', async () => {

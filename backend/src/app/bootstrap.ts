@@ -17,7 +17,7 @@ import { compressAnswers } from './static-files/content-encoding';
 import { pageReadLimiter } from './rate-limit/reads-throttler.guard';
 import { ownerPageData } from './static-files/page-data';
 import { loadPageRenderer } from './static-files/page-renderer';
-import { CSP_NONCE_LOCAL, staticSite } from './static-files/static-site';
+import { CSP_NONCE_LOCAL, inlineScriptSources, staticSite } from './static-files/static-site';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (docs/decisions.md, "Hardening"); uploads have their own 5 MB rule. */
@@ -101,7 +101,7 @@ function securityHeaders(config: AppConfig) {
     // Owner links carry their checksum in the address: it must never leave in a Referer.
     referrerPolicy: { policy: 'no-referrer' },
   } as const;
-  const directives = contentSecurityPolicy(config);
+  const directives = contentSecurityPolicy(config, inlineScriptSources(config.frontendDist));
   const helmetHeaders = helmet({ ...options, contentSecurityPolicy: { useDefaults: false, directives } });
   const serverRenderedPageHeaders = helmet({
     ...options,
@@ -189,15 +189,20 @@ function noStore(_request: Request, response: Response, next: NextFunction): voi
 }
 
 /**
- * No inline scripts (the Angular build emits none: critical CSS inlining, which adds an inline
- * event handler, is off); inline styles stay allowed because Angular inserts component styles
- * and the chart library sets style attributes at run time. Requests are upgraded to HTTPS only
- * when the service is published over HTTPS, so a plain-HTTP demo still loads its own files.
+ * No inline script but the built page's own, each allowed by its hash (`inlineScriptSources`:
+ * the staff page's early data request; the Angular build emits none itself, and critical CSS
+ * inlining, which adds an inline event handler, is off); inline styles stay allowed because
+ * Angular inserts component styles and the chart library sets style attributes at run time.
+ * Requests are upgraded to HTTPS only when the service is published over HTTPS, so a plain-HTTP
+ * demo still loads its own files.
  */
-export function contentSecurityPolicy(config: Pick<AppConfig, 'publicBaseUrl'>): Record<string, string[]> {
+export function contentSecurityPolicy(
+  config: Pick<AppConfig, 'publicBaseUrl'>,
+  inlineScripts: readonly string[] = [],
+): Record<string, string[]> {
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...inlineScripts],
     scriptSrcAttr: ["'none'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],

@@ -110,6 +110,23 @@ function pageLinkHeader(pathname: string, search: string, chunks: readonly strin
   return links.length > 0 ? links.join(', ') : null;
 }
 
+/**
+ * The content security policy sources of the built index.html's inline scripts (`'sha256-…'`):
+ * the staff page's early data request, which tools/build/precompress.mjs puts in the head so it
+ * starts while the head is read (docs/performance.md, "The staff page's data request from the
+ * head"). The policy allows exactly these scripts; none when there is no build.
+ */
+export function inlineScriptSources(root: string): string[] {
+  const path = join(root, 'index.html');
+  if (!existsSync(path)) return [];
+  return [...readFileSync(path, 'utf8').matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, source]) =>
+      `'sha256-${createHash('sha256')
+        .update(source ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
+}
+
 /** Where bootstrap.ts leaves this response's CSP nonce (`response.locals`). */
 export const CSP_NONCE_LOCAL = 'cspNonce';
 

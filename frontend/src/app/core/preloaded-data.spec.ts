@@ -137,10 +137,24 @@ describe('PreloadedData', () => {
         location: { pathname: '/staff', search },
         sessionStorage: { getItem: (item: string) => (item === STAFF_KEY_STORAGE_ITEM ? storedKey : null) },
         fetch: fetchFn,
+        requestIdleCallback: (callback: () => void) => idleWork.push(callback),
       };
       new Function('window', source)(window);
       return window as EarlyRequestHolder;
     }
+    const idleWork: (() => void)[] = [];
+
+    it('makes the first Intl formatters once the browser is idle, only on a staff page it asks data for', () => {
+      idleWork.length = 0;
+      runEarlyScript('?orgId=42', null, answering(json({})));
+      expect(idleWork).toHaveLength(0);
+      runEarlyScript('?orgId=42&key=s3cret', null, answering(json({})));
+      expect(idleWork).toHaveLength(1);
+      const made = jest.spyOn(Intl, 'DateTimeFormat');
+      expect(() => idleWork[0]!()).not.toThrow();
+      expect(made).toHaveBeenCalledTimes(1);
+      made.mockRestore();
+    });
 
     it("takes over the early script's request: the same URL, header and stored key as its own", async () => {
       const early = answering(json({ early: true }));
