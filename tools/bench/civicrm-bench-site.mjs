@@ -116,17 +116,8 @@ export function benchSite({ civicrmSh, base, port, dbPort, adminKey }) {
     return ids;
   }
 
-  function sql(query) {
-    return execFileSync('mariadb', [`--socket=${socket}`, '-uroot', '-N', '-B', 'civicrm', '-e', query], {
-      encoding: 'utf8',
-    });
-  }
-
-  /** Rows MariaDB has examined since it started, all connections (Handler_read_*). */
-  function rowsExamined() {
-    const lines = sql("SHOW GLOBAL STATUS LIKE 'Handler_read%'").trim().split('\n');
-    return lines.reduce((sum, line) => sum + Number(line.split('\t')[1] ?? 0), 0);
-  }
+  const sql = (query) => siteSql(socket, query);
+  const rowsExamined = () => rowsExaminedOn(socket);
 
   return {
     url,
@@ -141,4 +132,17 @@ export function benchSite({ civicrmSh, base, port, dbPort, adminKey }) {
     sql,
     rowsExamined,
   };
+}
+
+/** A query on the site's database (its own socket, as root), tab-separated rows without names. */
+export function siteSql(socket, query) {
+  return execFileSync('mariadb', [`--socket=${socket}`, '-uroot', '-N', '-B', 'civicrm', '-e', query], {
+    encoding: 'utf8',
+  });
+}
+
+/** Rows MariaDB has examined since it started, all connections (Handler_read_*). */
+export function rowsExaminedOn(socket) {
+  const lines = siteSql(socket, "SHOW GLOBAL STATUS LIKE 'Handler_read%'").trim().split('\n');
+  return lines.reduce((sum, line) => sum + Number(line.split('\t')[1] ?? 0), 0);
 }

@@ -19,11 +19,12 @@
  * CiviCRM's own start-up per check-in the co-op holds, target ≤ 5) and prints a table; the
  * figures go to docs/performance.md with the machine's load (printed too).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rowsExaminedOn } from './civicrm-bench-site.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const env = process.env;
@@ -74,16 +75,7 @@ async function batch(calls) {
   return answer;
 }
 
-function sql(query) {
-  return execFileSync('mariadb', [`--socket=${socket}`, '-uroot', '-N', '-B', 'civicrm', '-e', query], {
-    encoding: 'utf8',
-  });
-}
-
-function rowsExamined() {
-  const lines = sql("SHOW GLOBAL STATUS LIKE 'Handler_read%'").trim().split('\n');
-  return lines.reduce((sum, line) => sum + Number(line.split('\t')[1] ?? 0), 0);
-}
+const rowsExamined = () => rowsExaminedOn(socket);
 
 function startSite() {
   const result = spawnSync(civicrmSh, ['start'], {
