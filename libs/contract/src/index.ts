@@ -9,5 +9,6 @@ export * from './lib/owner-text';
 
 export * from './lib/preload';
 export * from './lib/crm-local-time';
+export * from './lib/bounded-cache';
 export * from './lib/value-format-settings';
 export * from './lib/refusals';

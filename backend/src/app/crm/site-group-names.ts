@@ -1,4 +1,5 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
+import { BoundedCache } from '@checkin/contract';
 import type { CustomGroupNames } from '../config/app-config';
 import type {
   Api4Call,
@@ -28,7 +29,7 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
    * Answer columns as the code names them, per site column: a report renames the same fifty
    * columns on each of hundreds of rows, and slicing each name again cost more than the read.
    */
-  private readonly codeColumns = new Map<string, string>();
+  private readonly codeColumns = new BoundedCache<string, string>(MAX_REMEMBERED_COLUMNS);
 
   constructor(
     private readonly inner: CrmClient,
@@ -116,16 +117,9 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
     return renamed;
   }
 
+  /** Column names come from the service's own selects, so few are kept; the bound guards the rest. */
   private codeColumn(siteColumn: string): string {
-    let column = this.codeColumns.get(siteColumn);
-    if (column === undefined) {
-      column = this.field(siteColumn, this.toCode);
-      // Column names come from the service's own selects, so the map stays small; the bound
-      // only guards against a site answering with ever new keys.
-      if (this.codeColumns.size >= MAX_REMEMBERED_COLUMNS) this.codeColumns.clear();
-      this.codeColumns.set(siteColumn, column);
-    }
-    return column;
+    return this.codeColumns.get(siteColumn, () => this.field(siteColumn, this.toCode));
   }
 
   private keys(record: Record<string, unknown>, names: ReadonlyMap<string, string>): Record<string, never> {

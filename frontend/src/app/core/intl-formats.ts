@@ -1,3 +1,5 @@
+import { BoundedCache } from '@checkin/contract';
+
 /**
  * Intl formatters, made once per locale and options. Making an `Intl.NumberFormat` or
  * `Intl.DateTimeFormat` costs far more than formatting with one (it loads the locale's data), and
@@ -13,17 +15,9 @@ const MAX_FORMATTERS = 200;
 function keptFormats<Options extends object, Formatter>(
   make: (locale: string | undefined, options: Options) => Formatter,
 ): (locale: string | undefined, options?: Options) => Formatter {
-  const formats = new Map<string, Formatter>();
-  return (locale, options = {} as Options) => {
-    const key = `${locale ?? ''}|${JSON.stringify(options)}`;
-    let formatter = formats.get(key);
-    if (formatter === undefined) {
-      formatter = make(locale, options);
-      if (formats.size >= MAX_FORMATTERS) formats.clear();
-      formats.set(key, formatter);
-    }
-    return formatter;
-  };
+  const formats = new BoundedCache<string, Formatter>(MAX_FORMATTERS);
+  return (locale, options = {} as Options) =>
+    formats.get(`${locale ?? ''}|${JSON.stringify(options)}`, () => make(locale, options));
 }
 
 export const numberFormat = keptFormats(

@@ -3,6 +3,7 @@
  * offset on the wire). These pure functions convert between that text and instants, given the
  * CRM's IANA zone (README, "Dates and time zones").
  */
+import { BoundedCache } from './bounded-cache';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -72,19 +73,10 @@ export function crmLocalTimeToIso(value: unknown, timeZone: string): string {
   // A page reads the same check-in dates on every request, and each conversion asks Intl for the
   // zone's offset twice (a tenth of the large report's service time): remember them. The
   // answer depends on the text and the zone alone, which the process never changes.
-  let converted = isoOfCrmTime.get(timeZone);
-  if (!converted) isoOfCrmTime.set(timeZone, (converted = new Map()));
-  let iso = converted.get(text);
-  if (iso === undefined) {
-    iso = convertCrmLocalTime(text, timeZone);
-    if (converted.size >= MAX_REMEMBERED_TIMES) converted.clear();
-    converted.set(text, iso);
-  }
-  return iso;
+  return isoOfCrmTime.get(`${timeZone}|${text}`, () => convertCrmLocalTime(text, timeZone));
 }
 
-const isoOfCrmTime = new Map<string, Map<string, string>>();
-const MAX_REMEMBERED_TIMES = 50_000;
+const isoOfCrmTime = new BoundedCache<string, string>(50_000);
 
 function convertCrmLocalTime(text: string, timeZone: string): string {
   const match = CRM_DATE_TIME.exec(text) ?? CRM_COMPACT_DATE_TIME.exec(text);
