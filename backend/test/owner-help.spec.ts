@@ -65,6 +65,31 @@ describe('owner help routes', () => {
       );
       expect(mismatch.status).toBe(403);
     });
+
+    it.each([
+      ['form', '/'],
+      ['report', '/report'],
+    ])('the %s page, rendered for that link, lists the co-ops as it arrives', async (_, path) => {
+      service.emulator.clearCalls();
+      const response = await service.get(`${path}?${ownerQuery(multi)}`);
+      expect(response.status).toBe(200);
+      const page = await response.text();
+      // Each co-op is a link to the same page with the same personal link and its orgId.
+      for (const [index, name] of [
+        [1, 'Lakeshore Community Grocery'],
+        [0, 'Northside Market Co-op'],
+      ] as const) {
+        const query = `contactId=${MULTI_ORG_PERSON_ID}&amp;orgId=${MULTI_ORG_IDS[index]}&amp;cid=${MULTI_ORG_PERSON_ID}&amp;cs=${MULTI_ORG_PERSON_CHECKSUM}`;
+        expect(page).toMatch(
+          new RegExp(`<a [^>]*href="${path.replace('/', '\\/')}\\?${query}"[^>]*>\\s*${name}\\s*</a>`),
+        );
+      }
+      // The answer travels in the page too (Angular's transfer state writes "/" as \u002F): the
+      // browser makes no request for it.
+      expect(page).toContain(
+        `"url":"\\u002Fapi\\u002Forganizations?contactId=${MULTI_ORG_PERSON_ID}&cid=${MULTI_ORG_PERSON_ID}&cs=`,
+      );
+    });
   });
 
   describe('POST /api/submit refusals', () => {

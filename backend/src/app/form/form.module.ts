@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FormDataService } from './form-data.service';
 import { FormController } from './form.controller';
 import { SubmissionLock } from './submission-lock';
+import { OrganizationChoicesService } from './organization-choices.service';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizerController } from './organizer.controller';
 import { SubmitService } from './submit.service';
@@ -12,6 +13,6 @@ import { CheckInsModule } from '../check-ins/check-ins.module';
 @Module({
   imports: [CheckInsModule],
   controllers: [FormController, OrganizerController, OrganizationsController],
-  providers: [FormDataService, SubmitService, SubmissionLock, SubmittedFiles],
+  providers: [FormDataService, SubmitService, SubmissionLock, SubmittedFiles, OrganizationChoicesService],
 })
 export class FormModule {}

@@ -2,8 +2,7 @@ import { Controller, Get, Header, Req } from '@nestjs/common';
 import type { OrganizationChoices } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress, linkParams } from '../auth/owner-access.guard';
-import { OwnerAccessService } from '../auth/owner-access.service';
-import { CrmContactsGateway } from '../crm/contacts.gateway';
+import { OrganizationChoicesService } from './organization-choices.service';
 
 /**
  * GET /api/organizations?cid&cs: for a person tied to several co-ops who opened a link without
@@ -12,19 +11,11 @@ import { CrmContactsGateway } from '../crm/contacts.gateway';
  */
 @Controller('api')
 export class OrganizationsController {
-  constructor(
-    private readonly access: OwnerAccessService,
-    private readonly contacts: CrmContactsGateway,
-  ) {}
+  constructor(private readonly choices: OrganizationChoicesService) {}
 
   @Get('organizations')
   @Header('Cache-Control', 'no-store')
-  async organizations(@Req() request: Request): Promise<OrganizationChoices> {
-    const ids = await this.access.organizationsOf(linkParams(request), clientAddress(request));
-    if (ids.length === 0) return { organizations: [] };
-    const organizations = (await this.contacts.organizationNames(ids)).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    );
-    return { organizations };
+  organizations(@Req() request: Request): Promise<OrganizationChoices> {
+    return this.choices.choicesFor(linkParams(request), clientAddress(request));
   }
 }

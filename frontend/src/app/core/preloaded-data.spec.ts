@@ -219,6 +219,14 @@ describe('PreloadedData', () => {
       });
     });
   });
+
+  it('tells a server-rendered page by the mark Angular puts on its root', () => {
+    const page = document.implementation.createHTMLDocument('page');
+    page.body.innerHTML = '<app-root></app-root>';
+    expect(isServerRendered(page)).toBe(false);
+    page.querySelector('app-root')!.setAttribute('ng-server-context', 'other');
+    expect(isServerRendered(page)).toBe(true);
+  });
 });
 
 describe('PreloadedData in a server-rendered page', () => {
@@ -247,6 +255,32 @@ describe('PreloadedData in a server-rendered page', () => {
     expect(fetchFn).not.toHaveBeenCalled();
   });
 
+  it('hands the further answers the page carries, each once by its URL, on the server and in the browser', async () => {
+    const error = { statusCode: 400, code: 'ORG_REQUIRED', message: 'Choose a co-op.' };
+    const choicesUrl = '/api/organizations?cid=7&cs=abc_123';
+    const choices = { organizations: [{ id: 9, name: 'Riverbend' }] };
+    const withChoices = {
+      url: '/api/data?cid=7&cs=abc_123',
+      status: 400,
+      body: error,
+      also: [{ url: choicesUrl, status: 200, body: choices }],
+    };
+    TestBed.configureTestingModule({ providers: [{ provide: SERVER_PAGE_DATA, useValue: withChoices }] });
+    const onServer = TestBed.inject(PreloadedData);
+    await expect(firstValueFrom(onServer.take(choicesUrl)!)).resolves.toEqual(choices);
+    expect(onServer.take(choicesUrl)).toBeNull();
+    await expect(firstValueFrom(onServer.take(withChoices.url)!)).rejects.toBeInstanceOf(ApiError);
+    const state = TestBed.inject(TransferState).toJson();
+    expect(JSON.parse(state)).toEqual({ 'checkin.pageData': withChoices });
+
+    TestBed.resetTestingModule();
+    TestBed.inject(TransferState).set(makeStateKey<typeof withChoices>('checkin.pageData'), withChoices);
+    const inBrowser = TestBed.inject(PreloadedData);
+    await expect(firstValueFrom(inBrowser.take(choicesUrl)!)).resolves.toEqual(choices);
+    expect(inBrowser.take(choicesUrl)).toBeNull();
+    await expect(firstValueFrom(inBrowser.take(withChoices.url)!)).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('turns an error the service answered into ApiError, as the API request would', async () => {
     const error = { statusCode: 403, code: 'CHECKSUM_INVALID', message: 'This link is not valid.' };
     TestBed.configureTestingModule({
@@ -257,13 +291,5 @@ describe('PreloadedData in a server-rendered page', () => {
     );
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toEqual(expect.objectContaining({ status: 403, body: error }));
-  });
-
-  it('tells a server-rendered page by the mark Angular puts on its root', () => {
-    const page = document.implementation.createHTMLDocument('page');
-    page.body.innerHTML = '<app-root></app-root>';
-    expect(isServerRendered(page)).toBe(false);
-    page.querySelector('app-root')!.setAttribute('ng-server-context', 'other');
-    expect(isServerRendered(page)).toBe(true);
   });
 });

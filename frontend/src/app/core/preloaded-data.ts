@@ -112,7 +112,8 @@ function readStoredKey(storage: Pick<Storage, 'getItem'> | null): string | null 
 export class PreloadedData {
   private readonly transferState = inject(TransferState);
   private readonly serverData = inject(SERVER_PAGE_DATA, { optional: true });
-  private serverDataTaken = false;
+  /** The answers handed with the page not yet taken, by URL (read on the first ask). */
+  private handed: Map<string, PageDataAnswer> | null = null;
 
   take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
     if (staffKey === null) {
@@ -130,20 +131,26 @@ export class PreloadedData {
 
   /**
    * On the server, the data the service read, which also goes into the page for the browser; in
-   * the browser, that copy, once. Either way, only for the page's own data URL.
+   * the browser, that copy. Either way each answer (the page's own, and those it carries `also`)
+   * is handed once, by its URL.
    */
   private takeHandedAnswer(url: string): PageDataAnswer | null {
-    const serverData = this.serverData;
-    if (serverData) {
-      if (serverData.url !== url || this.serverDataTaken) return null;
-      this.serverDataTaken = true;
-      this.transferState.set(PAGE_DATA_STATE, serverData);
-      return serverData;
+    const handed = this.handedAnswers();
+    const answer = handed.get(url) ?? null;
+    handed.delete(url);
+    return answer;
+  }
+
+  private handedAnswers(): Map<string, PageDataAnswer> {
+    if (this.handed !== null) return this.handed;
+    let data = this.serverData ?? null;
+    if (data !== null) this.transferState.set(PAGE_DATA_STATE, data);
+    else {
+      data = this.transferState.get(PAGE_DATA_STATE, null);
+      this.transferState.remove(PAGE_DATA_STATE);
     }
-    const inPage = this.transferState.get(PAGE_DATA_STATE, null);
-    if (inPage?.url !== url) return null;
-    this.transferState.remove(PAGE_DATA_STATE);
-    return inPage;
+    this.handed = new Map(data ? [data, ...(data.also ?? [])].map((answer) => [answer.url, answer]) : []);
+    return this.handed;
   }
 }
 

@@ -60,4 +60,14 @@ export interface PageDataAnswer {
   status: number;
   /** The JSON body: the payload, or the error body `{statusCode, code, message}`. */
   body: unknown;
+  /**
+   * Further answers the page shows as it arrives, each handed once by its URL: the co-ops to
+   * choose from (`organizationChoicesUrl`) when the link names none of a person's several.
+   */
+  also?: PageDataAnswer[];
+}
+
+/** `GET /api/organizations` for this link, built alike by the page and by the service that hands it over. */
+export function organizationChoicesUrl(link: OwnerLinkParams): string {
+  return ownerDataUrl('/api/organizations', link);
 }
