@@ -28,6 +28,7 @@ const PAGE_CHUNKS = {
   '/': ['chunk-FORM.js', 'chunk-SHARED.js'],
   '/report': ['chunk-REPORT.js'],
   '/staff': ['chunk-STAFF.js'],
+  '*': ['chunk-BOOT.js'],
 };
 
 interface RawAnswer {
@@ -206,11 +207,13 @@ describe('compression, precompressed static files and page preloads', () => {
       );
     });
 
-    it('preloads no data without a checksum, and only code on other paths', async () => {
+    it("preloads no data without a checksum, and only the app's start on other paths", async () => {
       expect((await raw(service, `/?cid=${DEMO_PERSON_ID}`)).headers['link']).toBe(
         '</chunk-FORM.js>; rel=modulepreload, </chunk-SHARED.js>; rel=modulepreload',
       );
-      expect((await raw(service, '/unknown?cid=1&cs=x')).headers['link']).toBeUndefined();
+      expect((await raw(service, '/unknown?cid=1&cs=x')).headers['link']).toBe(
+        '</chunk-BOOT.js>; rel=modulepreload',
+      );
     });
 
     it('never puts the staff key in a hint: the staff page preloads its code only', async () => {
@@ -240,6 +243,89 @@ describe('compression, precompressed static files and page preloads', () => {
       );
       expect(csp).toContain("connect-src 'self'");
       expect(csp).toContain("script-src 'self'");
+    });
+  });
+
+  describe("the build's list of each page's code (tools/build/precompress.mjs, pageChunks)", () => {
+    /** Runs `pageChunks` over a made-up metafile, in a browser folder holding its files. */
+    function pageChunksOf(outputs: Record<string, unknown>, indexHtml: string): Record<string, string[]> {
+      const browser = mkdtempSync(join(tmpdir(), 'checkin-chunks-'));
+      try {
+        writeFileSync(join(browser, 'index.html'), indexHtml);
+        // The server bundle's outputs (`.mjs`) are in another folder, as the Angular build writes them.
+        for (const name of Object.keys(outputs))
+          if (!name.endsWith('.mjs')) writeFileSync(join(browser, name), '');
+        const script = `import { pageChunks } from ${JSON.stringify(join(ROOT, 'tools/build/precompress.mjs'))};
+          const [metafile, browser] = JSON.parse(process.argv[1]);
+          console.log(JSON.stringify(pageChunks(metafile, browser)));`;
+        const run = spawnSync(
+          process.execPath,
+          ['--input-type=module', '-e', script, JSON.stringify([{ outputs }, browser])],
+          { encoding: 'utf8' },
+        );
+        expect(run.stderr).toBe('');
+        return JSON.parse(run.stdout) as Record<string, string[]>;
+      } finally {
+        rmSync(browser, { recursive: true, force: true });
+      }
+    }
+    const statically = (path: string) => ({ path, kind: 'import-statement' });
+    const dynamically = (path: string) => ({ path, kind: 'dynamic-import' });
+
+    it("lists the app's start first, then each page's own code, never what index.html loads itself", () => {
+      const outputs = {
+        // The server's build of the same page, listed first: not the browser's, so not the page's.
+        'chunk-SERVERFORM.mjs': {
+          entryPoint: 'frontend/src/app/form/form-page.ts',
+          imports: [statically('chunk-SERVERONLY.mjs')],
+        },
+        'main-M.js': {
+          entryPoint: 'frontend/src/main.ts',
+          imports: [statically('chunk-SHARED.js'), dynamically('chunk-BOOT.js')],
+        },
+        'chunk-SHARED.js': { imports: [] },
+        'chunk-BOOT.js': {
+          entryPoint: 'frontend/src/boot.ts',
+          imports: [
+            statically('chunk-ANGULAR.js'),
+            statically('chunk-SHARED.js'),
+            dynamically('chunk-FORMPAGE.js'),
+          ],
+        },
+        'chunk-ANGULAR.js': { imports: [] },
+        'chunk-FORMPAGE.js': {
+          entryPoint: 'frontend/src/app/form/form-page.ts',
+          imports: [statically('chunk-ANGULAR.js'), statically('chunk-FORMS.js')],
+        },
+        'chunk-FORMS.js': { imports: [] },
+        'chunk-REPORTPAGE.js': {
+          entryPoint: 'frontend/src/app/report/report-page.ts',
+          imports: [dynamically('chunk-ANIMATIONS.js'), statically('chunk-CHARTS.js')],
+        },
+        'chunk-CHARTS.js': { imports: [dynamically('chunk-LATER.js')] },
+        'chunk-ANIMATIONS.js': { imports: [] },
+        'chunk-LATER.js': { imports: [] },
+        'chunk-STAFFPAGE.js': {
+          entryPoint: 'frontend/src/app/staff/staff-page.ts',
+          imports: [statically('chunk-ANGULAR.js')],
+        },
+      };
+      const index =
+        '<html><head><link rel="modulepreload" href="chunk-SHARED.js"></head><body><script src="main-M.js" type="module"></script></body></html>';
+      const chunks = pageChunksOf(outputs, index);
+      expect(chunks).toEqual({
+        '/': ['chunk-BOOT.js', 'chunk-ANGULAR.js', 'chunk-FORMPAGE.js', 'chunk-FORMS.js'],
+        // The page's own dynamic import is there; one made by what it imports is not.
+        '/report': [
+          'chunk-BOOT.js',
+          'chunk-ANGULAR.js',
+          'chunk-REPORTPAGE.js',
+          'chunk-ANIMATIONS.js',
+          'chunk-CHARTS.js',
+        ],
+        '/staff': ['chunk-BOOT.js', 'chunk-ANGULAR.js', 'chunk-STAFFPAGE.js'],
+        '*': ['chunk-BOOT.js', 'chunk-ANGULAR.js'],
+      });
     });
   });
 });

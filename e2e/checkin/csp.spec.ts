@@ -9,6 +9,7 @@ import {
   DEMO_PERSON_ID,
 } from '../../backend/src/app/crm/in-memory/demo-data';
 import { type RunningProcess, startService } from '../support/app-server';
+import { startTheApp } from '../support/app-start';
 
 /**
  * The built Angular app under the service's content security policy (docs/decisions.md, "Hardening"), in Chromium:
@@ -70,6 +71,8 @@ const PAGES = [
     use: async (page: Page) => {
       await expect(page.getByRole('heading', { level: 1 })).toContainText(DEMO_ORG_NAME);
       await expect(page.getByRole('heading', { name: 'Your co-op', level: 2 })).toBeVisible();
+      // The app starts when the owner acts: hydration's own errors would show from here.
+      await startTheApp(page);
     },
   },
   {

@@ -7,10 +7,11 @@ import {
   DEMO_PERSON_ID,
 } from '../../backend/src/app/crm/in-memory/demo-data';
 import { type RunningProcess, startService } from '../support/app-server';
+import { appRunning, startTheApp } from '../support/app-start';
 
 /**
  * The form as owners get it by default: rendered by the service with their data, then hydrated
- * (docs/performance.md, "Server-rendered owner pages"). The draft, upload and send paths of
+ * once the owner acts (docs/performance.md, "Server-rendered owner pages"). The draft, upload and send paths of
  * form.spec.ts, which runs browser-rendered, here on the server-rendered page: the draft is saved
  * and offered again, a failed send keeps it, a recorded check-in clears it. Stub mode; build
  * first: `npx nx run-many -t build -p frontend backend`.
@@ -34,8 +35,9 @@ test.afterAll(async () => {
 });
 
 /**
- * Opens the form and waits until the app has taken the rendered page over (main.ts marks it):
- * the buttons and the draft need the app. Also checks the page came rendered, with its data.
+ * Opens the form, acts on it as the owner would and waits until the app has taken the rendered
+ * page over: the buttons and the draft need the app. Also checks the page came rendered, with
+ * its data.
  */
 async function openRenderedForm(page: Page): Promise<string[]> {
   const dataRequests: string[] = [];
@@ -46,7 +48,7 @@ async function openRenderedForm(page: Page): Promise<string[]> {
   const html = (await answer?.text()) ?? '';
   expect(html).toContain('id="ng-state"');
   expect(html).toContain(DEMO_ORG_NAME);
-  await page.waitForFunction(() => performance.getEntriesByName('checkin:app-stable').length > 0);
+  await startTheApp(page);
   return dataRequests;
 }
 
@@ -87,9 +89,10 @@ test('on the server-rendered form an owner types, uploads, keeps the draft throu
   await expect(page.locator('#field-Business_plan-group')).toContainText('Stored file: rendered_plan.pdf');
   await expect.poll(() => storedDraft(page)).toContain('rendered_plan.pdf');
 
-  // Back later: the rendered page shows the CRM's answers; the app offers the draft once hydrated.
+  // Back later: the rendered page shows the CRM's answers; with a draft to offer, the app starts
+  // at once, without waiting for the owner to act, and offers it.
   await page.reload();
-  await page.waitForFunction(() => performance.getEntriesByName('checkin:app-stable').length > 0);
+  await appRunning(page);
   await expect(page.getByRole('heading', { name: 'You have an unsent draft' })).toBeVisible();
   await expect(page.getByLabel('Equity share price')).not.toHaveValue('315');
   await page.getByRole('button', { name: 'Restore draft' }).click();
@@ -127,7 +130,7 @@ test('on the server-rendered form an owner types, uploads, keeps the draft throu
 
   // Opened again: the service renders the recorded answers, and there is no draft to offer.
   await page.reload();
-  await page.waitForFunction(() => performance.getEntriesByName('checkin:app-stable').length > 0);
+  await startTheApp(page);
   await expect(page.getByLabel('Planned sales floor')).toHaveValue('7200');
   await expect(page.getByRole('heading', { name: 'You have an unsent draft' })).toHaveCount(0);
 
@@ -158,7 +161,7 @@ test('on the server-rendered form a send that fails keeps the typed answers and 
   // Reopened: the draft is offered again and holds the answer.
   await page.unroute('**/api/submit');
   await page.reload();
-  await page.waitForFunction(() => performance.getEntriesByName('checkin:app-stable').length > 0);
+  await appRunning(page);
   await expect(page.getByRole('heading', { name: 'You have an unsent draft' })).toBeVisible();
   await page.getByRole('button', { name: 'Restore draft' }).click();
   await expect(page.getByLabel('Planned sales floor')).toHaveValue('8100');

@@ -1,21 +1,44 @@
-import { bootstrapApplication } from '@angular/platform-browser';
-import { App } from './app/app';
-import { appConfig } from './app/app.config';
-import { isServerRendered, startPageDataRequest } from './app/core/preloaded-data';
 import { keepEarlyInput } from './early-input';
+import {
+  afterLoad,
+  hasSavedDraft,
+  holdNativeSubmit,
+  isServerRendered,
+  localStorageOrNull,
+  ownerActedBefore,
+  preloadLaterCode,
+  startWhenOwnerActs,
+} from './page-start';
 
-// A page the service rendered carries its data inside it, and may already hold the owner's first
-// answers (docs/performance.md, "Server-rendered owner pages"). Any other page starts its data
-// request before Angular boots: the data then loads while the page's lazy code downloads.
+// The page's entry, kept free of Angular: the app itself is `./boot`, imported when it should run
+// (docs/performance.md, "The app starts when the owner acts").
 const serverRendered = isServerRendered(document);
-const restoreEarlyInput = serverRendered ? keepEarlyInput(document) : null;
-if (!serverRendered) startPageDataRequest(window.location);
-bootstrapApplication(App, appConfig)
-  // Stable: booted, the server's page hydrated and its early events replayed.
-  .then((app) => app.whenStable())
-  .then(() => {
-    restoreEarlyInput?.();
-    // When the app is running, for the phone benchmark (tools/bench/phone.mjs).
-    performance.mark('checkin:app-stable');
-  })
-  .catch((error: unknown) => console.error(error));
+const start = (onStable: () => void): void => {
+  import('./boot')
+    .then(({ boot }) => boot({ serverRendered, onStable }))
+    .catch((error: unknown) => console.error(error));
+};
+
+if (!serverRendered) {
+  start(() => undefined);
+} else {
+  // What the owner types or sends before the app runs is kept and handed over to it.
+  const restoreEarlyInput = keepEarlyInput(document);
+  const releaseSubmit = holdNativeSubmit(document);
+  let started = false;
+  const startOnce = (): void => {
+    if (started) return;
+    started = true;
+    preloadLaterCode(document);
+    start(() => {
+      restoreEarlyInput();
+      releaseSubmit();
+    });
+  };
+  const draftToOffer = window.location.pathname === '/' && hasSavedDraft(localStorageOrNull(window));
+  if (draftToOffer || ownerActedBefore(window)) startOnce();
+  else {
+    startWhenOwnerActs(document, startOnce);
+    afterLoad(window, () => preloadLaterCode(document));
+  }
+}

@@ -28,6 +28,9 @@
  * (LCP), the report's summary ("Progress through the stages"), and when the app is running: the
  * `checkin:app-stable` mark main.ts sets once Angular has booted, hydrated the server's page and
  * replayed early events (time to hydration on the owner pages; the app's start on the staff page).
+ * A server-rendered page's app starts at the owner's first action (docs/performance.md, "The app
+ * starts when the owner acts"): on the form the probe taps the first field as soon as it is
+ * usable, on the report it opens a chart, so their hydration follows the earliest possible tap.
  * The median of the runs is the figure. Bytes transferred per page load (compressed, with
  * headers, as the network carried them) and decoded (raw) come from the protocol's
  * Network.loadingFinished and Network.dataReceived events; resource timing tells when the HTML,
@@ -123,7 +126,7 @@ const LIGHTHOUSE_LCP_TARGET_MS = 1200;
  * the page while it loads: Playwright's first evaluation injects its own script, about 0.1 s of
  * the throttled phone's main thread in the middle of the page's first paint.
  */
-function installReadyProbe({ waitFor, doneMessage }) {
+function installReadyProbe({ waitFor, doneMessage, tapFirstField }) {
   const visible = (element) => {
     const box = element.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
@@ -189,6 +192,16 @@ function installReadyProbe({ waitFor, doneMessage }) {
   const check = () => {
     for (const [name, probe] of Object.entries(probes)) {
       if (window.__ready[name] === undefined && probe()) window.__ready[name] = performance.now();
+    }
+    // A rendered page's app starts at the owner's first action (main.ts): on the form, the owner
+    // taps the first field as soon as it is usable, the most demanding case for the app's start.
+    if (tapFirstField && window.__ready.form !== undefined && window.__tapped === undefined) {
+      const field = [...document.querySelectorAll('main form input, main form select, main form textarea')].find(
+        (candidate) => !candidate.disabled && visible(candidate),
+      );
+      window.__tapped = performance.now();
+      field?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      field?.focus();
     }
     maybeDone();
   };
@@ -315,6 +328,7 @@ async function loadOnce(browser, url, page, throttled) {
     await context.addInitScript(installReadyProbe, {
       waitFor: [page.probe ?? page.name, ...(page.name === 'report' ? ['reportTapped'] : [])],
       doneMessage: DONE_MESSAGE,
+      tapFirstField: page.name === 'form',
     });
     const tab = await context.newPage();
     const cdp = await context.newCDPSession(tab);
@@ -537,7 +551,7 @@ export async function runPhoneBench({
         target: {},
       },
       {
-        figure: `Phone: ${page.name}, app running (${page.name.startsWith('staff') ? 'booted' : 'hydrated, early events replayed'})`,
+        figure: `Phone: ${page.name}, app running (${page.name.startsWith('staff') ? 'booted' : 'hydrated after the first tap, early events replayed'})`,
         value: msOf(throttled, 'appStableMs'),
         unit: 'ms',
         target: {},

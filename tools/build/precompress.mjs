@@ -7,11 +7,14 @@
  * 1. Writes `<file>.br` (Brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every text
  *    file of `<dist>/browser`, so the service sends compressed files without compressing per
  *    request. A variant no smaller than its original is not written.
- * 2. Writes `<dist>/browser/page-chunks.json`: for each page route, the lazy chunks its page
- *    needs beyond the initial ones (its component's chunk, what that imports, and what the
- *    component's chunk itself imports dynamically) (from esbuild's metafile, `<dist>/stats.json`), so the service
- *    can name them in a `Link: rel=modulepreload` header with the page's HTML and the browser
- *    fetches them alongside the initial code instead of after it has run.
+ * 2. Writes `<dist>/browser/page-chunks.json`: for each page route, the chunks its page runs
+ *    beyond main.js (the app's start, `frontend/src/boot.ts`, which main.ts imports dynamically;
+ *    the page component's chunk, what that imports, and what the component's chunk itself
+ *    imports dynamically) (from esbuild's metafile, `<dist>/stats.json`). The service names them
+ *    in a `Link: rel=modulepreload` header with a browser-rendered page, so the browser fetches
+ *    them alongside main.js instead of after it has run, and inside a server-rendered page for
+ *    main.ts to preload once the page has loaded (docs/performance.md, "The app starts when the
+ *    owner acts").
  *
  * 3. Puts the staff page's early data request (`frontend/src/early-staff-request.js`, which the
  *    builder links at the end of the body with `defer`) inside index.html's head as an inline
@@ -104,11 +107,21 @@ export function precompressDirectory(directory) {
   return totals;
 }
 
+/** The app's start (main.ts imports it when the app should run: docs/performance.md). */
+const BOOT_ENTRY_POINT = 'frontend/src/boot.ts';
+
 /**
- * `{ '/': ['chunk-A.js', ...], ... }`: the chunk holding each page's component and every chunk it
- * imports statically, less the chunks index.html already loads.
+ * `{ '/': ['chunk-A.js', ...], ..., '*': [...] }`: for each page route, the code its page runs
+ * beyond what index.html loads itself: the app's start (`BOOT_ENTRY_POINT`) with every chunk it
+ * imports statically, then the chunk holding the page's component with its static imports and
+ * its own dynamic ones. `'*'`: the app's start alone, for every other path.
  */
-export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_POINTS) {
+export function pageChunks(
+  metafile,
+  browserDirectory,
+  entryPoints = PAGE_ENTRY_POINTS,
+  bootEntryPoint = BOOT_ENTRY_POINT,
+) {
   // The Angular builder writes output paths relative to the browser folder.
   // The metafile also lists the server bundle's chunks (`.mjs`, in `<dist>/server`): only the browser's count.
   const byName = new Map(
@@ -117,15 +130,18 @@ export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_
   const initial = new Set();
   const html = readFileSync(join(browserDirectory, 'index.html'), 'utf8');
   for (const [, file] of html.matchAll(/(?:src|href)="([^"]+\.js)"/g)) initial.add(file);
-  const result = {};
-  for (const [route, entryPoint] of Object.entries(entryPoints)) {
-    const start = [...byName].find(([, output]) => output.entryPoint === entryPoint);
-    if (!start)
+  const chunkOf = (entryPoint, route) => {
+    const found = [...byName].find(([, output]) => output.entryPoint === entryPoint);
+    if (!found)
       throw new Error(
-        `no chunk has the entry point ${entryPoint} (route ${route}): update tools/build/precompress.mjs`,
+        `no chunk has the entry point ${entryPoint} (${route}): update tools/build/precompress.mjs`,
       );
+    return found[0];
+  };
+  /** `start` and what it imports statically; with `ownDynamic`, also what `start` itself imports dynamically. */
+  const graphOf = (start, ownDynamic) => {
     const chunks = [];
-    const pending = [start[0]];
+    const pending = [start];
     while (pending.length > 0) {
       const chunk = pending.shift();
       if (chunks.includes(chunk) || initial.has(chunk)) continue;
@@ -135,14 +151,21 @@ export function pageChunks(metafile, browserDirectory, entryPoints = PAGE_ENTRY_
         // The page's own dynamic imports (the report's animation engine) are needed for its first view too.
         if (
           imported.kind === 'import-statement' ||
-          (chunk === start[0] && imported.kind === 'dynamic-import')
+          (ownDynamic && chunk === start && imported.kind === 'dynamic-import')
         ) {
           pending.push(imported.path);
         }
       }
     }
-    result[route] = chunks;
+    return chunks;
+  };
+  const boot = graphOf(chunkOf(bootEntryPoint, "the app's start"), false);
+  const result = {};
+  for (const [route, entryPoint] of Object.entries(entryPoints)) {
+    const page = graphOf(chunkOf(entryPoint, `route ${route}`), true);
+    result[route] = [...new Set([...boot, ...page])];
   }
+  result['*'] = boot;
   return result;
 }
 

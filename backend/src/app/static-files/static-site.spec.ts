@@ -77,7 +77,7 @@ describe('server-rendered owner pages: headers before the page', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('sends the headers while the page is rendered, then the page with its chunks preloaded', async () => {
+  it('sends the headers while the page is rendered, then the page with its code named for later, inert', async () => {
     const answer = await get(server, OWNER_PAGE, { 'Accept-Encoding': 'br' });
     // The headers have arrived and the render has not finished: the browser can set up the page.
     expect(renderer.requests).toHaveLength(1);
@@ -90,7 +90,8 @@ describe('server-rendered owner pages: headers before the page', () => {
     renderer.finish('<!doctype html><html><head><title>t</title></head><body><p>rendered</p></body></html>');
     expect(brotliDecompressSync(await bodyOf(answer)).toString('utf8')).toBe(
       '<!doctype html><html><head><title>t</title>' +
-        '<link rel="modulepreload" href="/chunk-FORM.js"></head><body><p>rendered</p></body></html>',
+        '<template id="checkin-later-code"><link rel="modulepreload" href="/chunk-FORM.js"></template>' +
+        '</head><body><p>rendered</p></body></html>',
     );
     expect(renderer.requests[0]).toEqual({ url: OWNER_PAGE, nonce: 'nonce-for-this-answer', pageData });
   });

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { PAGE_DATA_ROUTES, pageDataUrl } from '@checkin/contract';
+import { LATER_CODE_ELEMENT_ID, PAGE_DATA_ROUTES, pageDataUrl } from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -97,8 +97,13 @@ function loadPageChunks(root: string): Map<string, string[]> {
   return chunks;
 }
 
+/** The code a page runs beyond main.js: its route's list, or the app's start alone (`*`). */
+function chunksOf(pageChunks: Map<string, string[]>, pathname: string): string[] {
+  return pageChunks.get(pathname) ?? pageChunks.get('*') ?? [];
+}
+
 /**
- * The page's `Link` header: its lazy chunks as module preloads, and, on an owner page opened
+ * The page's `Link` header: its code beyond main.js as module preloads, and, on an owner page opened
  * with its link, the data request as a fetch preload (same mode and credentials as the app's
  * `fetch`, which then reuses the answer). The staff page's data needs its key in a header, which
  * a preload cannot send, and the key must never appear in a URL: it gets no data preload.
@@ -170,7 +175,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     const search = queryStart === -1 ? '' : request.url.slice(queryStart);
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
-      const chunks = pageChunks.get(decoded) ?? [];
+      const chunks = chunksOf(pageChunks, decoded);
       const page = { pathname: decoded, search, nonce, chunks, fallback: index };
       renderOwnerPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
         // The page still works rendered in the browser: log, and send that instead.
@@ -186,7 +191,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     }
     if (file === undefined || decoded === '/index.html') {
       file = index;
-      const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
+      const link = pageLinkHeader(decoded, search, chunksOf(pageChunks, decoded));
       if (link !== null) response.setHeader('Link', link);
     }
     send(request, response, file);
@@ -205,7 +210,7 @@ interface OwnerPage {
 /**
  * An owner page with its data in it. Personal (its data, the link's checksum in the transfer
  * state) and made for this response alone (its nonce): `private, no-store`, no validator. The
- * page's lazy chunks still come as module preloads (in its head); its data is inside, so no data
+ * page's code is named inside it for later (`withLaterCode`); its data is inside, so no data
  * preload.
  *
  * The status and headers go out before the data is read and the page rendered (the body follows
@@ -242,7 +247,7 @@ async function renderOwnerPage(
   try {
     const pageData = await readPageData(pathname, search, request);
     const rendered = await render({ url: `${pathname}${search}`, nonce, pageData });
-    html = Buffer.from(withModulePreloads(rendered, chunks), 'utf8');
+    html = Buffer.from(withLaterCode(rendered, chunks), 'utf8');
   } catch (error: unknown) {
     logger.error(`rendering ${pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
     if (response.destroyed) return;
@@ -256,16 +261,17 @@ async function renderOwnerPage(
 }
 
 /**
- * The page's lazy chunks as `<link rel="modulepreload">` in its head, not in the `Link` header:
- * the header goes out before the page is rendered, and preloads named there would start at once
- * and take the phone's slow line from the page itself (its HTML then arrived 0.5 s later on the
- * throttled phone). In the head they start once the page has arrived.
+ * The page's code as module preloads inside an inert `<template>` at the end of its head: a
+ * rendered page is usable before any of its code runs, and the app starts when the owner acts
+ * (docs/performance.md, "The app starts when the owner acts"). Preloads the browser saw at once
+ * would share the phone's slow line and CPU with the page's first paint; main.ts moves them into
+ * the head once the page has loaded, or at the owner's first action if that comes sooner.
  */
-export function withModulePreloads(html: string, chunks: readonly string[]): string {
+export function withLaterCode(html: string, chunks: readonly string[]): string {
   const headEnd = html.indexOf('</head>');
   if (chunks.length === 0 || headEnd === -1) return html;
   const links = chunks.map((chunk) => `<link rel="modulepreload" href="/${chunk}">`).join('');
-  return `${html.slice(0, headEnd)}${links}${html.slice(headEnd)}`;
+  return `${html.slice(0, headEnd)}<template id="${LATER_CODE_ELEMENT_ID}">${links}</template>${html.slice(headEnd)}`;
 }
 
 /**

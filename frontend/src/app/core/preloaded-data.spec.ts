@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type EarlyRequestHolder,
-  isServerRendered,
   PreloadedData,
   SERVER_PAGE_DATA,
   STAFF_KEY_STORAGE_ITEM,
@@ -218,14 +217,6 @@ describe('PreloadedData', () => {
         ok: 1,
       });
     });
-  });
-
-  it('tells a server-rendered page by the mark Angular puts on its root', () => {
-    const page = document.implementation.createHTMLDocument('page');
-    page.body.innerHTML = '<app-root></app-root>';
-    expect(isServerRendered(page)).toBe(false);
-    page.querySelector('app-root')!.setAttribute('ng-server-context', 'other');
-    expect(isServerRendered(page)).toBe(true);
   });
 });
 

@@ -27,14 +27,6 @@ export const SERVER_PAGE_DATA = new InjectionToken<PageDataAnswer | null>('SERVE
 /** The same answer, carried to the browser inside the rendered page (Angular's transfer state). */
 const PAGE_DATA_STATE = makeStateKey<PageDataAnswer>('checkin.pageData');
 
-/**
- * True when the page arrived rendered by the service (Angular marks the root element): its data
- * is inside the page, so main.ts starts no request for it.
- */
-export function isServerRendered(document: Pick<Document, 'querySelector'>): boolean {
-  return document.querySelector('app-root[ng-server-context]') !== null;
-}
-
 /** Where the staff page keeps its key for the tab (staff/staff-key-store.ts). */
 export const STAFF_KEY_STORAGE_ITEM = 'checkin.staffKey';
 

@@ -71,3 +71,10 @@ export interface PageDataAnswer {
 export function organizationChoicesUrl(link: OwnerLinkParams): string {
   return ownerDataUrl('/api/organizations', link);
 }
+
+/**
+ * The id of the inert `<template>` in which the service puts a rendered page's code preloads, and
+ * from which the page's entry moves them into its head once the page has loaded
+ * (docs/performance.md, "The app starts when the owner acts").
+ */
+export const LATER_CODE_ELEMENT_ID = 'checkin-later-code';

@@ -1,0 +1,143 @@
+import { FORM_ID, LATER_CODE_ELEMENT_ID } from '@checkin/contract';
+import {
+  afterLoad,
+  hasSavedDraft,
+  holdNativeSubmit,
+  isServerRendered,
+  OWNER_ACTIONS,
+  ownerActedBefore,
+  preloadLaterCode,
+  startWhenOwnerActs,
+} from './page-start';
+
+function newPage(body = ''): Document {
+  const page = document.implementation.createHTMLDocument('page');
+  page.body.innerHTML = body;
+  return page;
+}
+
+describe('page start', () => {
+  it('tells a server-rendered page by the mark Angular puts on its root', () => {
+    const page = newPage('<app-root></app-root>');
+    expect(isServerRendered(page)).toBe(false);
+    page.querySelector('app-root')!.setAttribute('ng-server-context', 'ssr');
+    expect(isServerRendered(page)).toBe(true);
+  });
+
+  it.each(OWNER_ACTIONS)('starts the app once, on the first %s, and no more after', (type) => {
+    const page = newPage('<main><input id="field"></main>');
+    const start = jest.fn();
+    startWhenOwnerActs(page, start);
+    expect(start).not.toHaveBeenCalled();
+    page.getElementById('field')!.dispatchEvent(new Event(type, { bubbles: true }));
+    expect(start).toHaveBeenCalledTimes(1);
+    for (const other of OWNER_ACTIONS)
+      page.getElementById('field')!.dispatchEvent(new Event(other, { bubbles: true }));
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not start the app on what the owner does not do: scrolling, the mouse passing by, the page loading', () => {
+    const page = newPage('<main><input id="field"></main>');
+    const start = jest.fn();
+    startWhenOwnerActs(page, start);
+    for (const type of ['scroll', 'mousemove', 'pointerover', 'load', 'DOMContentLoaded', 'visibilitychange'])
+      page.getElementById('field')!.dispatchEvent(new Event(type, { bubbles: true }));
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it('knows the owner acted before its code ran: events held by the early capture, or a field focused', () => {
+    const page = newPage('<main><input id="field"></main>');
+    const view = { document: page } as unknown as Window & { _ejsas?: Record<string, { q: unknown[] }> };
+    expect(ownerActedBefore(view)).toBe(false);
+    view._ejsas = { ng: { q: [] } };
+    expect(ownerActedBefore(view)).toBe(false);
+    view._ejsas = { ng: { q: [{ eventType: 'click' }] } };
+    expect(ownerActedBefore(view)).toBe(true);
+    // A focused field (jsdom focuses only in its own window's document).
+    document.body.innerHTML = '<main><input id="field"></main>';
+    expect(ownerActedBefore(window)).toBe(false);
+    document.getElementById('field')!.focus();
+    expect(ownerActedBefore(window)).toBe(true);
+    document.body.innerHTML = '';
+  });
+
+  it('moves the inert code preloads into the head, once', () => {
+    const page = newPage();
+    page.head.innerHTML = `<title>t</title><template id="${LATER_CODE_ELEMENT_ID}"><link rel="modulepreload" href="/chunk-A.js"><link rel="modulepreload" href="/chunk-B.js"></template>`;
+    // Inside the template the links are not part of the page: nothing fetches them.
+    expect(page.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
+    preloadLaterCode(page);
+    const hrefs = [...page.head.querySelectorAll('link[rel="modulepreload"]')].map((link) =>
+      link.getAttribute('href'),
+    );
+    expect(hrefs).toEqual(['/chunk-A.js', '/chunk-B.js']);
+    expect(page.getElementById(LATER_CODE_ELEMENT_ID)).toBeNull();
+    preloadLaterCode(page);
+    expect(page.head.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(2);
+  });
+
+  it('does nothing on a page without code to preload', () => {
+    const page = newPage('<p>page</p>');
+    preloadLaterCode(page);
+    expect(page.head.querySelectorAll('link')).toHaveLength(0);
+  });
+
+  it("holds the form's native submission and Enter in a field until released, not Enter elsewhere", () => {
+    const page = newPage(
+      '<form><input id="text"><input id="file" type="file"><textarea id="notes"></textarea><button id="send">Send</button></form>',
+    );
+    const release = holdNativeSubmit(page);
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    page.querySelector('form')!.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    const enterIn = (id: string): boolean => {
+      const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+      page.getElementById(id)!.dispatchEvent(enter);
+      return enter.defaultPrevented;
+    };
+    expect(enterIn('text')).toBe(true);
+    // A file input's Enter opens its picker; a text area's is a new line; a button's is a press.
+    expect(enterIn('file')).toBe(false);
+    expect(enterIn('notes')).toBe(false);
+    expect(enterIn('send')).toBe(false);
+    release();
+    const later = new Event('submit', { bubbles: true, cancelable: true });
+    page.querySelector('form')!.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    expect(enterIn('text')).toBe(false);
+  });
+
+  it("knows a saved draft of the form by its key, whoever's it is", () => {
+    const storage = window.localStorage;
+    storage.clear();
+    expect(hasSavedDraft(storage)).toBe(false);
+    storage.setItem('checkin.other', 'x');
+    expect(hasSavedDraft(storage)).toBe(false);
+    storage.setItem(`${FORM_ID}:102:101`, '{}');
+    expect(hasSavedDraft(storage)).toBe(true);
+    storage.clear();
+    expect(hasSavedDraft(null)).toBe(false);
+    const refusing = {
+      get length(): number {
+        throw new DOMException('denied', 'SecurityError');
+      },
+      key: () => null,
+    };
+    expect(hasSavedDraft(refusing)).toBe(false);
+  });
+
+  it('runs after the load, or at once when the page has loaded', () => {
+    const then = jest.fn();
+    // jsdom's page has loaded by the time tests run.
+    afterLoad(window, then);
+    expect(then).toHaveBeenCalledTimes(1);
+    const loading = {
+      document: { readyState: 'loading' },
+      addEventListener: jest.fn(),
+    } as unknown as Window;
+    const later = jest.fn();
+    afterLoad(loading, later);
+    expect(later).not.toHaveBeenCalled();
+    expect(loading.addEventListener).toHaveBeenCalledWith('load', later, { once: true });
+  });
+});

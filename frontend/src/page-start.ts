@@ -1,0 +1,124 @@
+import { FORM_ID, LATER_CODE_ELEMENT_ID } from '@checkin/contract';
+
+/**
+ * When the app's code runs on a page the service rendered (docs/performance.md, "The app starts
+ * when the owner acts"). Such a page is already usable: its fields show the owner's answers and
+ * take typing, its report and charts are drawn. Booting Angular and hydrating the page costs a
+ * slow phone's main thread about a second, which it would otherwise spend while the owner is
+ * still reading; so the code is fetched (not run) once the page has loaded, and runs on the
+ * owner's first action, or at once when there is something only the app can show (a saved
+ * draft to offer). Nothing here imports Angular: main.ts stays a few kilobytes, and the page's
+ * first paint shares the phone's line and CPU with nothing else.
+ */
+
+/** The actions that start the app: any touch, click, key or focus, in the capture phase. */
+export const OWNER_ACTIONS = [
+  'pointerdown',
+  'touchstart',
+  'mousedown',
+  'keydown',
+  'focusin',
+  'click',
+  'input',
+  'change',
+  'submit',
+] as const;
+
+/** Where drafts of the form live in local storage (form/draft-store.ts, `draftKey`). */
+const DRAFT_KEY_PREFIX = `${FORM_ID}:`;
+
+/**
+ * True when the page arrived rendered by the service (Angular marks the root element): its data
+ * is inside the page, so no data request is started.
+ */
+export function isServerRendered(document: Pick<Document, 'querySelector'>): boolean {
+  return document.querySelector('app-root[ng-server-context]') !== null;
+}
+
+/** Angular's early event capture (the inline script of a server-rendered page), per app id. */
+interface EarlyEventContracts {
+  _ejsas?: Record<string, { q?: unknown[] }>;
+}
+
+/**
+ * True when the owner already acted before this code ran (on a slow line main.js can arrive after
+ * the first tap): Angular's early event capture holds their clicks or typing, or a field has the
+ * focus.
+ */
+export function ownerActedBefore(window: Window): boolean {
+  const contracts = (window as Window & EarlyEventContracts)._ejsas ?? {};
+  if (Object.values(contracts).some((contract) => (contract.q?.length ?? 0) > 0)) return true;
+  const focused = window.document.activeElement;
+  return focused !== null && focused !== window.document.body && focused !== window.document.documentElement;
+}
+
+/** Calls `start` once, on the first of the owner's actions anywhere in the page. */
+export function startWhenOwnerActs(document: Document, start: () => void): void {
+  const onAction = (): void => {
+    for (const type of OWNER_ACTIONS) document.removeEventListener(type, onAction, true);
+    start();
+  };
+  for (const type of OWNER_ACTIONS) document.addEventListener(type, onAction, true);
+}
+
+/**
+ * Puts the page's code preloads (`<template id="checkin-later-code">`, inert until now: a
+ * template's links are neither fetched nor scanned) into the head, so the browser fetches and
+ * compiles the code without running it. Safe to call more than once.
+ */
+export function preloadLaterCode(document: Document): void {
+  const template = document.getElementById(LATER_CODE_ELEMENT_ID);
+  if (!(template instanceof HTMLTemplateElement)) return;
+  template.remove();
+  document.head.append(template.content);
+}
+
+/**
+ * Until the app runs, a form's native submission (the "Send" button, or Enter in a field) would
+ * navigate away with the answers in the address and the owner's link gone. This stops it, and
+ * Enter in a field, as the form does once it runs (check-in-editor.ts, keepEnterInField); the
+ * submit itself is still queued by Angular's early event capture and replayed once the page is
+ * hydrated. Returns the function that stops holding.
+ */
+export function holdNativeSubmit(document: Document): () => void {
+  const onSubmit = (event: Event): void => event.preventDefault();
+  const onEnter = (event: KeyboardEvent): void => {
+    const target = event.target;
+    const field =
+      (target instanceof HTMLInputElement && target.type !== 'file') || target instanceof HTMLSelectElement;
+    if (event.key === 'Enter' && field) event.preventDefault();
+  };
+  document.addEventListener('submit', onSubmit, true);
+  document.addEventListener('keydown', onEnter, true);
+  return () => {
+    document.removeEventListener('submit', onSubmit, true);
+    document.removeEventListener('keydown', onEnter, true);
+  };
+}
+
+/** True when this browser keeps a draft of the form (which only the running app can offer). */
+export function hasSavedDraft(storage: Pick<Storage, 'length' | 'key'> | null): boolean {
+  if (storage === null) return false;
+  try {
+    for (let index = 0; index < storage.length; index += 1)
+      if (storage.key(index)?.startsWith(DRAFT_KEY_PREFIX)) return true;
+  } catch {
+    // Storage the browser refuses holds no draft the app could read either.
+  }
+  return false;
+}
+
+/** Local storage, or null where the browser refuses it. */
+export function localStorageOrNull(window: Window): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `then` once the page has loaded (at once when it has). */
+export function afterLoad(window: Window, then: () => void): void {
+  if (window.document.readyState === 'complete') then();
+  else window.addEventListener('load', then, { once: true });
+}
