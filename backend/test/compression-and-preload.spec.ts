@@ -20,6 +20,7 @@ import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp, DEMO_LINK } fro
  */
 
 const ROOT = join(__dirname, '..', '..');
+const PRECOMPRESS = join(ROOT, 'tools/build/precompress.mjs');
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Co-op check-in</title><base href="/"><link rel="stylesheet" href="styles-AAAA.css"></head><body><app-root></app-root>${'<!-- padding -->'.repeat(80)}<script src="early-staff-request-AAAA.js" defer="" crossorigin="anonymous"></script><script src="main-AAAA.js" type="module"></script></body></html>`;
 /** Stands in for frontend/src/early-staff-request.js, which the build links with `defer`. */
 const EARLY_SCRIPT = `(function () { window.__early = 'started'; })();\n`;
@@ -207,13 +208,11 @@ describe('compression, precompressed static files and page preloads', () => {
       );
     });
 
-    it("preloads no data without a checksum, and only the app's start on other paths", async () => {
+    it('preloads no data without a checksum, and nothing on other paths', async () => {
       expect((await raw(service, `/?cid=${DEMO_PERSON_ID}`)).headers['link']).toBe(
         '</chunk-FORM.js>; rel=modulepreload, </chunk-SHARED.js>; rel=modulepreload',
       );
-      expect((await raw(service, '/unknown?cid=1&cs=x')).headers['link']).toBe(
-        '</chunk-BOOT.js>; rel=modulepreload',
-      );
+      expect((await raw(service, '/unknown?cid=1&cs=x')).headers['link']).toBeUndefined();
     });
 
     it('never puts the staff key in a hint: the staff page preloads its code only', async () => {
@@ -255,7 +254,7 @@ describe('compression, precompressed static files and page preloads', () => {
         // The server bundle's outputs (`.mjs`) are in another folder, as the Angular build writes them.
         for (const name of Object.keys(outputs))
           if (!name.endsWith('.mjs')) writeFileSync(join(browser, name), '');
-        const script = `import { pageChunks } from ${JSON.stringify(join(ROOT, 'tools/build/precompress.mjs'))};
+        const script = `import { pageChunks } from ${JSON.stringify(PRECOMPRESS)};
           const [metafile, browser] = JSON.parse(process.argv[1]);
           console.log(JSON.stringify(pageChunks(metafile, browser)));`;
         const run = spawnSync(
@@ -272,7 +271,7 @@ describe('compression, precompressed static files and page preloads', () => {
     const statically = (path: string) => ({ path, kind: 'import-statement' });
     const dynamically = (path: string) => ({ path, kind: 'dynamic-import' });
 
-    it("lists the app's start first, then each page's own code, never what index.html loads itself", () => {
+    it("lists the app's start, then each page's own code beyond it, never what index.html loads itself", () => {
       const outputs = {
         // The server's build of the same page, listed first: not the browser's, so not the page's.
         'chunk-SERVERFORM.mjs': {
@@ -314,18 +313,34 @@ describe('compression, precompressed static files and page preloads', () => {
         '<html><head><link rel="modulepreload" href="chunk-SHARED.js"></head><body><script src="main-M.js" type="module"></script></body></html>';
       const chunks = pageChunksOf(outputs, index);
       expect(chunks).toEqual({
-        '/': ['chunk-BOOT.js', 'chunk-ANGULAR.js', 'chunk-FORMPAGE.js', 'chunk-FORMS.js'],
-        // The page's own dynamic import is there; one made by what it imports is not.
-        '/report': [
-          'chunk-BOOT.js',
-          'chunk-ANGULAR.js',
-          'chunk-REPORTPAGE.js',
-          'chunk-ANIMATIONS.js',
-          'chunk-CHARTS.js',
-        ],
-        '/staff': ['chunk-BOOT.js', 'chunk-ANGULAR.js', 'chunk-STAFFPAGE.js'],
         '*': ['chunk-BOOT.js', 'chunk-ANGULAR.js'],
+        '/': ['chunk-FORMPAGE.js', 'chunk-FORMS.js'],
+        // The page's own dynamic import is there; one made by what it imports is not.
+        '/report': ['chunk-REPORTPAGE.js', 'chunk-ANIMATIONS.js', 'chunk-CHARTS.js'],
+        '/staff': ['chunk-STAFFPAGE.js'],
       });
+    });
+
+    it("preloads the app's start in index.html before main.js, after the head's early request, with integrity", () => {
+      const script = `import { withBootPreloads } from ${JSON.stringify(PRECOMPRESS)};
+        const [html, chunks] = JSON.parse(process.argv[1]);
+        console.log(withBootPreloads(html, chunks, (file) => 'sha384-of-' + file));`;
+      const html =
+        '<head><script>early()</script></head><body><app-root></app-root>' +
+        '<link rel="modulepreload" href="chunk-SHARED.js" integrity="x"><script src="main-M.js" type="module"></script></body>';
+      const run = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', script, JSON.stringify([html, ['chunk-BOOT.js', 'chunk-SHARED.js']])],
+        { encoding: 'utf8' },
+      );
+      expect(run.stderr).toBe('');
+      // A chunk the builder already preloads is not named twice.
+      expect(run.stdout.trim()).toBe(
+        '<head><script>early()</script></head><body><app-root></app-root>' +
+          '<link rel="modulepreload" href="chunk-SHARED.js" integrity="x">' +
+          '<link rel="modulepreload" href="chunk-BOOT.js" integrity="sha384-of-chunk-BOOT.js">' +
+          '<script src="main-M.js" type="module"></script></body>',
+      );
     });
   });
 });

@@ -7,14 +7,14 @@
  * 1. Writes `<file>.br` (Brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every text
  *    file of `<dist>/browser`, so the service sends compressed files without compressing per
  *    request. A variant no smaller than its original is not written.
- * 2. Writes `<dist>/browser/page-chunks.json`: for each page route, the chunks its page runs
- *    beyond main.js (the app's start, `frontend/src/boot.ts`, which main.ts imports dynamically;
- *    the page component's chunk, what that imports, and what the component's chunk itself
- *    imports dynamically) (from esbuild's metafile, `<dist>/stats.json`). The service names them
- *    in a `Link: rel=modulepreload` header with a browser-rendered page, so the browser fetches
- *    them alongside main.js instead of after it has run, and inside a server-rendered page for
- *    main.ts to preload once the page has loaded (docs/performance.md, "The app starts when the
- *    owner acts").
+ * 2. Writes `<dist>/browser/page-chunks.json` (from esbuild's metafile, `<dist>/stats.json`):
+ *    under `*` the app's start (`frontend/src/boot.ts`, which main.ts imports dynamically, and
+ *    its static imports), and for each page route the chunks its page runs beyond that (the page
+ *    component's chunk, what that imports, and what the component's chunk itself imports
+ *    dynamically). The service names a route's chunks in a `Link: rel=modulepreload` header with
+ *    a browser-rendered page, so the browser fetches them alongside main.js instead of after it
+ *    has run, and both lists inside a server-rendered page for main.ts to preload once the page
+ *    has loaded (docs/performance.md, "The app starts when the owner acts").
  *
  * 3. Puts the staff page's early data request (`frontend/src/early-staff-request.js`, which the
  *    builder links at the end of the body with `defer`) inside index.html's head as an inline
@@ -24,7 +24,9 @@
  *    its hash in the content security policy (docs/performance.md, "The staff page's data
  *    request from the head").
  *
- * `precompressDirectory`, `pageChunks` and `inlineEarlyScript` are exported for tests.
+ * 4. Preloads the app's start in index.html (`withBootPreloads`).
+ *
+ * `precompressDirectory`, `pageChunks`, `withBootPreloads` and `inlineEarlyScript` are exported for tests.
  */
 import {
   existsSync,
@@ -35,6 +37,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -111,10 +114,10 @@ export function precompressDirectory(directory) {
 const BOOT_ENTRY_POINT = 'frontend/src/boot.ts';
 
 /**
- * `{ '/': ['chunk-A.js', ...], ..., '*': [...] }`: for each page route, the code its page runs
- * beyond what index.html loads itself: the app's start (`BOOT_ENTRY_POINT`) with every chunk it
- * imports statically, then the chunk holding the page's component with its static imports and
- * its own dynamic ones. `'*'`: the app's start alone, for every other path.
+ * `{ '*': ['chunk-A.js', ...], '/': [...], ... }`: `'*'`, the app's start (`BOOT_ENTRY_POINT`)
+ * with every chunk it imports statically, which every page runs; for each page route, the code
+ * its page runs beyond that and beyond what index.html loads itself: the chunk holding the
+ * page's component with its static imports and its own dynamic ones.
  */
 export function pageChunks(
   metafile,
@@ -160,13 +163,30 @@ export function pageChunks(
     return chunks;
   };
   const boot = graphOf(chunkOf(bootEntryPoint, "the app's start"), false);
-  const result = {};
+  const result = { '*': boot };
   for (const [route, entryPoint] of Object.entries(entryPoints)) {
-    const page = graphOf(chunkOf(entryPoint, `route ${route}`), true);
-    result[route] = [...new Set([...boot, ...page])];
+    result[route] = graphOf(chunkOf(entryPoint, `route ${route}`), true).filter(
+      (chunk) => !boot.includes(chunk),
+    );
   }
-  result['*'] = boot;
   return result;
+}
+
+/**
+ * index.html with the app's start preloaded where the builder puts its own module preloads, just
+ * before main.js: main.ts imports the app's start at once on a browser-rendered page, and without
+ * these the browser would learn of it only once main.js had run. After the head's early data
+ * request, so that request is not queued behind the code on a slow line. `integrity` gives each
+ * file's subresource integrity value, as the builder writes it for its own.
+ */
+export function withBootPreloads(html, chunks, integrity) {
+  const main = /<script src="main-[\w-]*\.js"/.exec(html);
+  if (!main) throw new Error('index.html links no main-*.js: update tools/build/precompress.mjs');
+  const links = chunks
+    .filter((chunk) => !html.includes(`href="${chunk}"`))
+    .map((chunk) => `<link rel="modulepreload" href="${chunk}" integrity="${integrity(chunk)}">`)
+    .join('');
+  return `${html.slice(0, main.index)}${links}${html.slice(main.index)}`;
 }
 
 const EARLY_SCRIPT = /<script src="(early-staff-request-[\w-]*\.js)"[^>]*><\/script>/;
@@ -207,6 +227,12 @@ function main(distDirectory) {
   if (existsSync(stats)) {
     const chunks = pageChunks(JSON.parse(readFileSync(stats, 'utf8')), browser);
     writeFileSync(join(browser, PAGE_CHUNKS_FILE), `${JSON.stringify(chunks, null, 2)}\n`);
+    const integrity = (file) =>
+      `sha384-${createHash('sha384')
+        .update(readFileSync(join(browser, file)))
+        .digest('base64')}`;
+    const page = readFileSync(join(browser, 'index.html'), 'utf8');
+    writeFileSync(join(browser, 'index.html'), withBootPreloads(page, chunks['*'], integrity));
   }
   const totals = precompressDirectory(browser);
   const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;

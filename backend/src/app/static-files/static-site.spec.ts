@@ -53,7 +53,10 @@ describe('server-rendered owner pages: headers before the page', () => {
   beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'checkin-static-'));
     writeFileSync(join(root, 'index.html'), INDEX_HTML);
-    writeFileSync(join(root, PAGE_CHUNKS_FILE), JSON.stringify({ '/': ['chunk-FORM.js'] }));
+    writeFileSync(
+      join(root, PAGE_CHUNKS_FILE),
+      JSON.stringify({ '*': ['chunk-BOOT.js'], '/': ['chunk-FORM.js'] }),
+    );
     renderer = heldRenderer();
     const rendering: ServerRendering = {
       render: renderer.render,
@@ -90,7 +93,8 @@ describe('server-rendered owner pages: headers before the page', () => {
     renderer.finish('<!doctype html><html><head><title>t</title></head><body><p>rendered</p></body></html>');
     expect(brotliDecompressSync(await bodyOf(answer)).toString('utf8')).toBe(
       '<!doctype html><html><head><title>t</title>' +
-        '<template id="checkin-later-code"><link rel="modulepreload" href="/chunk-FORM.js"></template>' +
+        '<template id="checkin-later-code"><link rel="modulepreload" href="/chunk-BOOT.js">' +
+        '<link rel="modulepreload" href="/chunk-FORM.js"></template>' +
         '</head><body><p>rendered</p></body></html>',
     );
     expect(renderer.requests[0]).toEqual({ url: OWNER_PAGE, nonce: 'nonce-for-this-answer', pageData });

@@ -97,13 +97,17 @@ function loadPageChunks(root: string): Map<string, string[]> {
   return chunks;
 }
 
-/** The code a page runs beyond main.js: its route's list, or the app's start alone (`*`). */
-function chunksOf(pageChunks: Map<string, string[]>, pathname: string): string[] {
-  return pageChunks.get(pathname) ?? pageChunks.get('*') ?? [];
+/**
+ * All the code a rendered page runs beyond main.js: the app's start (`*`, which the browser-rendered
+ * index.html preloads itself), then the page's own.
+ */
+function renderedPageChunks(pageChunks: Map<string, string[]>, pathname: string): string[] {
+  return [...(pageChunks.get('*') ?? []), ...(pageChunks.get(pathname) ?? [])];
 }
 
 /**
- * The page's `Link` header: its code beyond main.js as module preloads, and, on an owner page opened
+ * The page's `Link` header: its own code as module preloads (index.html preloads the app's start
+ * itself), and, on an owner page opened
  * with its link, the data request as a fetch preload (same mode and credentials as the app's
  * `fetch`, which then reuses the answer). The staff page's data needs its key in a header, which
  * a preload cannot send, and the key must never appear in a URL: it gets no data preload.
@@ -175,7 +179,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     const search = queryStart === -1 ? '' : request.url.slice(queryStart);
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
-      const chunks = chunksOf(pageChunks, decoded);
+      const chunks = renderedPageChunks(pageChunks, decoded);
       const page = { pathname: decoded, search, nonce, chunks, fallback: index };
       renderOwnerPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
         // The page still works rendered in the browser: log, and send that instead.
@@ -183,7 +187,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
           `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
         if (response.headersSent) return void response.end();
-        const link = pageLinkHeader(decoded, search, chunks);
+        const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
         if (link !== null) response.setHeader('Link', link);
         send(request, response, index);
       });
@@ -191,7 +195,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     }
     if (file === undefined || decoded === '/index.html') {
       file = index;
-      const link = pageLinkHeader(decoded, search, chunksOf(pageChunks, decoded));
+      const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
       if (link !== null) response.setHeader('Link', link);
     }
     send(request, response, file);
