@@ -49,17 +49,19 @@ function watch(page: Page): Watched {
   return watched;
 }
 
-for (const { name, path, api, ready } of [
+for (const { name, path, api, title, ready } of [
   {
     name: 'form',
     path: `/?${OWNER_LINK}`,
     api: '/api/data',
+    title: `${DEMO_ORG_NAME} – Co-op check-in`,
     ready: (page: Page) => expect(page.getByRole('heading', { level: 1 })).toContainText(DEMO_ORG_NAME),
   },
   {
     name: 'report',
     path: `/report?${OWNER_LINK}`,
     api: '/api/report',
+    title: `${DEMO_ORG_NAME} · Check-in history`,
     ready: (page: Page) => expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME),
   },
 ]) {
@@ -78,6 +80,8 @@ for (const { name, path, api, ready } of [
     expect(link).not.toContain('/api/');
     const html = await document!.text();
     expect(html).toContain(DEMO_ORG_NAME);
+    // Named as the app names it: the page's code runs only once the owner acts.
+    expect(html).toContain(`<title>${title}</title>`);
     await ready(page);
     // Give a request (the app asking for its data after all) time to show up.
     await page.waitForTimeout(1_000);

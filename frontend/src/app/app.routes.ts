@@ -10,7 +10,8 @@ export const routes: Routes = [
   },
   {
     path: 'report',
-    title: 'Check-in history',
+    // No route title: the report names itself with its co-op (the router would set a route title
+    // after the server's first view, over it).
     loadComponent: () => import('./report/report-page').then((m) => m.ReportPage),
   },
   {

@@ -1,6 +1,7 @@
 import { provideHttpClient, withInterceptors } from '@angular/common/http';
 import { HttpTestingController, provideHttpClientTesting } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
+import { Title } from '@angular/platform-browser';
 import { provideRouter } from '@angular/router';
 import type { ErrorBody } from '@checkin/contract';
 import { apiErrorInterceptor } from '../core/api-error.interceptor';
@@ -60,6 +61,14 @@ describe('ReportPage', () => {
     expect(text(fixture, '.counts dd')).toEqual(['12', '15', 'February 2022 – November 2026']);
     const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
     expect(back?.getAttribute('href')).toBe(`/${LINK}`);
+  });
+
+  it('names itself, then with its co-op once the report is there', async () => {
+    const fixture = await open();
+    const title = TestBed.inject(Title);
+    expect(title.getTitle()).toBe('Check-in history');
+    await answer(fixture, reportFixture());
+    expect(title.getTitle()).toBe('Riverbend Food Co-op · Check-in history');
   });
 
   it('shows one card per stage section with answers, in stage order', async () => {

@@ -1,11 +1,9 @@
 import {
-  afterNextRender,
   ChangeDetectionStrategy,
   Component,
   DestroyRef,
   DOCUMENT,
   inject,
-  Injector,
   signal,
 } from '@angular/core';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
@@ -47,6 +45,8 @@ const STEP_STATE_TEXT: Record<StageState, string> = {
  * the form (docs/decisions.md, "Personal links"). Header with the counts, one card per stage section that has answers,
  * and the timeline of the stage sections' dates. Charts load with this page only (lazy route).
  */
+const REPORT_TITLE = 'Check-in history';
+
 @Component({
   selector: 'app-report-page',
   imports: [
@@ -214,7 +214,6 @@ export class ReportPage {
   private readonly api = inject(ReportApi);
   private readonly choicesApi = inject(OrganizationChoicesApi);
   private readonly title = inject(Title);
-  private readonly injector = inject(Injector);
   private readonly document = inject(DOCUMENT);
   private readonly siteFormat = inject(SiteValueFormat);
   private readonly destroyRef = inject(DestroyRef);
@@ -222,6 +221,9 @@ export class ReportPage {
   protected readonly formQuery = this.link ? ownerLinkQuery(this.link) : {};
 
   constructor() {
+    // The page names itself (no route title, which the router would set after a server render's
+    // first view and so over the co-op's name): the co-op's name once it is known.
+    this.title.setTitle(REPORT_TITLE);
     this.load();
   }
 
@@ -289,11 +291,7 @@ export class ReportPage {
   }
 
   private show(report: ReportPayload): void {
-    const title = `${report.orgName} · Check-in history`;
-    this.title.setTitle(title);
-    // Server rendering hands the data over before the router names the page with the route's
-    // title: name it again once rendered (in the browser; docs/performance.md, "Server-rendered owner pages").
-    afterNextRender(() => this.title.setTitle(title), { injector: this.injector });
+    this.title.setTitle(`${report.orgName} · ${REPORT_TITLE}`);
     // Amounts and numbers follow the CRM site's currency and locale (docs/decisions.md, "Currency and number formats").
     this.siteFormat.use(report.valueFormat);
     const format = this.siteFormat.context();
