@@ -196,9 +196,9 @@ function installReadyProbe({ waitFor, doneMessage, tapFirstField }) {
     // A rendered page's app starts at the owner's first action (main.ts): on the form, the owner
     // taps the first field as soon as it is usable, the most demanding case for the app's start.
     if (tapFirstField && window.__ready.form !== undefined && window.__tapped === undefined) {
-      const field = [...document.querySelectorAll('main form input, main form select, main form textarea')].find(
-        (candidate) => !candidate.disabled && visible(candidate),
-      );
+      const field = [
+        ...document.querySelectorAll('main form input, main form select, main form textarea'),
+      ].find((candidate) => !candidate.disabled && visible(candidate));
       window.__tapped = performance.now();
       field?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
       field?.focus();
@@ -441,15 +441,20 @@ async function lighthouseScores(url, pages) {
   const shortfalls = {};
   try {
     for (const page of pages.filter((candidate) => candidate.lighthouse)) {
-      const tab = await browser.newPage();
       // No config: Lighthouse's default is the mobile preset with simulated phone throttling.
-      const { lhr } = await lighthouse(
-        `${url}${page.path}`,
-        { logLevel: 'error', onlyCategories: LIGHTHOUSE_CATEGORIES },
-        undefined,
-        tab,
-      );
-      await tab.close();
+      // A run whose trace Lighthouse could not read (it says so in runtimeError, e.g. NO_NAVSTART)
+      // is run once more.
+      let lhr;
+      for (let attempt = 1; attempt <= 2 && (lhr === undefined || lhr.runtimeError); attempt += 1) {
+        const tab = await browser.newPage();
+        ({ lhr } = await lighthouse(
+          `${url}${page.path}`,
+          { logLevel: 'error', onlyCategories: LIGHTHOUSE_CATEGORIES },
+          undefined,
+          tab,
+        ));
+        await tab.close();
+      }
       scores[page.name] = Object.fromEntries(
         LIGHTHOUSE_CATEGORIES.map((category) => [
           category,
