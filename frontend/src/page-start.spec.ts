@@ -47,11 +47,13 @@ describe('page start', () => {
 
   it('knows the owner acted before its code ran: events held by the early capture, or a field focused', () => {
     const page = newPage('<main><input id="field"></main>');
-    const view = { document: page } as unknown as Window & { _ejsas?: Record<string, { q: unknown[] }> };
+    // Angular's early capture, as far as it matters here (its full type is Angular's own).
+    const capture: { document: Document; _ejsas?: Record<string, { q: unknown[] }> } = { document: page };
+    const view = capture as unknown as Window;
     expect(ownerActedBefore(view)).toBe(false);
-    view._ejsas = { ng: { q: [] } };
+    capture._ejsas = { ng: { q: [] } };
     expect(ownerActedBefore(view)).toBe(false);
-    view._ejsas = { ng: { q: [{ eventType: 'click' }] } };
+    capture._ejsas = { ng: { q: [{ eventType: 'click' }] } };
     expect(ownerActedBefore(view)).toBe(true);
     // A focused field (jsdom focuses only in its own window's document).
     document.body.innerHTML = '<main><input id="field"></main>';
