@@ -31,21 +31,24 @@ function currentOf(field: Field): string | boolean {
   return isToggle(field) ? field.checked : field.value;
 }
 
-/** Angular's early event capture (the inline script of a server-rendered page), per app id. */
-interface EarlyEventContract {
-  q?: { eventType?: string; targetElement?: EventTarget | null }[];
+/** An event Angular's early event capture (the inline script of a server-rendered page) holds. */
+export interface EarlyEvent {
+  eventType?: string;
+  targetElement?: EventTarget | null;
+}
+
+/** The events Angular's early event capture holds, of every app on the page, until the app replays them. */
+export function earlyCapturedEvents(window: Window | null): EarlyEvent[] {
+  const contracts = (window as (Window & { _ejsas?: Record<string, { q?: EarlyEvent[] }> }) | null)?._ejsas;
+  return Object.values(contracts ?? {}).flatMap((contract) => contract.q ?? []);
 }
 
 /** The fields the owner entered something in before any of the app's code ran. */
 function fieldsWithQueuedEvents(window: Window | null): Field[] {
-  const contracts = (window as (Window & { _ejsas?: Record<string, EarlyEventContract> }) | null)?._ejsas;
-  if (!contracts) return [];
-  return Object.values(contracts).flatMap((contract) =>
-    (contract.q ?? [])
-      .filter((queued) => queued.eventType === 'input' || queued.eventType === 'change')
-      .map((queued) => queued.targetElement ?? null)
-      .filter(isField),
-  );
+  return earlyCapturedEvents(window)
+    .filter((queued) => queued.eventType === 'input' || queued.eventType === 'change')
+    .map((queued) => queued.targetElement ?? null)
+    .filter(isField);
 }
 
 /**

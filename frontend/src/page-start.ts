@@ -1,4 +1,6 @@
 import { FORM_ID, LATER_CODE_ELEMENT_ID } from '@checkin/contract';
+import { keepsEnterInField } from './app/form/enter-in-field';
+import { earlyCapturedEvents } from './early-input';
 
 /**
  * When the app's code runs on a page the service rendered (docs/performance.md, "The app starts
@@ -35,19 +37,13 @@ export function isServerRendered(document: Pick<Document, 'querySelector'>): boo
   return document.querySelector('app-root[ng-server-context]') !== null;
 }
 
-/** Angular's early event capture (the inline script of a server-rendered page), per app id. */
-interface EarlyEventContracts {
-  _ejsas?: Record<string, { q?: unknown[] }>;
-}
-
 /**
  * True when the owner already acted before this code ran (on a slow line main.js can arrive after
  * the first tap): Angular's early event capture holds their clicks or typing, or a field has the
  * focus.
  */
 export function ownerActedBefore(window: Window): boolean {
-  const contracts = (window as Window & EarlyEventContracts)._ejsas ?? {};
-  if (Object.values(contracts).some((contract) => (contract.q?.length ?? 0) > 0)) return true;
+  if (earlyCapturedEvents(window).length > 0) return true;
   const focused = window.document.activeElement;
   return focused !== null && focused !== window.document.body && focused !== window.document.documentElement;
 }
@@ -83,10 +79,7 @@ export function preloadLaterCode(document: Document): void {
 export function holdNativeSubmit(document: Document): () => void {
   const onSubmit = (event: Event): void => event.preventDefault();
   const onEnter = (event: KeyboardEvent): void => {
-    const target = event.target;
-    const field =
-      (target instanceof HTMLInputElement && target.type !== 'file') || target instanceof HTMLSelectElement;
-    if (event.key === 'Enter' && field) event.preventDefault();
+    if (event.key === 'Enter' && keepsEnterInField(event.target)) event.preventDefault();
   };
   document.addEventListener('submit', onSubmit, true);
   document.addEventListener('keydown', onEnter, true);

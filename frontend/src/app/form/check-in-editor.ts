@@ -42,6 +42,7 @@ import { ErrorSummary, type ErrorSummaryItem } from './error-summary';
 import { errorMessage, SERVER_ERROR_KEY } from './field-validation';
 import { FileUploads } from './file-uploads';
 import { FormApi } from './form-api';
+import { keepsEnterInField } from './enter-in-field';
 import { submitFailureMessage } from './form-messages';
 import { FormSectionCard } from './form-section';
 import { CheckInReview } from './check-in-review';
@@ -254,11 +255,7 @@ export class CheckInEditor {
 
   /** Enter in a one-line field never sends the check-in (it used to send everything at once). */
   protected keepEnterInField(event: Event): void {
-    const target = event.target;
-    // A file picker's Enter opens the system dialog: that one stays.
-    const field =
-      (target instanceof HTMLInputElement && target.type !== 'file') || target instanceof HTMLSelectElement;
-    if (field) event.preventDefault();
+    if (keepsEnterInField(event.target)) event.preventDefault();
   }
 
   protected focusField(item: ErrorSummaryItem): void {
