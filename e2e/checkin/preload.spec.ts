@@ -9,9 +9,9 @@ import { type RunningProcess, startService } from '../support/app-server';
 
 /**
  * Pages and their data, in Chromium: the owner pages arrive rendered by the service with their
- * data inside, and the app takes that data instead of asking for it; the staff page starts its
- * data request before its code has loaded. The page's lazy code arrives compressed and preloaded
- * too. Stub mode; build first:
+ * data inside, and the app takes that data instead of asking for it; so does the staff page opened
+ * from its link, and reopened in its tab it starts its data request before its code has loaded.
+ * The page's lazy code arrives compressed and preloaded too. Stub mode; build first:
  * `npx nx run-many -t build -p frontend backend`.
  */
 const OWNER_LINK = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
@@ -98,9 +98,37 @@ for (const { name, path, api, title, ready } of [
   });
 }
 
-test('the staff page starts its request before its code has loaded, its key only in a header', async ({
+test('the staff page opened from its link arrives rendered with its data; the key stays out of every answer and request', async ({
   page,
 }) => {
+  const watched = watch(page);
+  const document = await page.goto(`${service.url}/staff?orgId=${DEMO_ORG_ID}&key=${STAFF_KEY}`);
+  const headers = await document!.allHeaders();
+  expect(headers['cache-control']).toBe('private, no-store');
+  expect(headers['etag']).toBeUndefined();
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  expect(headers['link'] ?? '').not.toContain('/api/');
+  const html = await document!.text();
+  expect(html).toContain(DEMO_ORG_NAME);
+  expect(html).toContain('id="staff-stage-0"');
+  // The key was read from the address of this one request; the page carries it nowhere.
+  expect(html).not.toContain(STAFF_KEY);
+  await page.waitForFunction(() => performance.getEntriesByName('checkin:app-stable').length > 0);
+  await expect(page).toHaveURL(`${service.url}/staff?orgId=${DEMO_ORG_ID}`);
+  expect(await page.evaluate(() => sessionStorage.getItem('checkin.staffKey'))).toBe(STAFF_KEY);
+  // The running app took the data from the page: no request asks for it again.
+  await page.waitForTimeout(500);
+  expect(watched.requests.filter((request) => request.startsWith('/api/'))).toEqual([]);
+  expect(watched.requests.filter((request) => request.includes('key='))).toEqual([
+    `/staff?orgId=${DEMO_ORG_ID}&key=${STAFF_KEY}`,
+  ]);
+});
+
+test('the staff page reopened in its tab starts its request before its code has loaded, its key only in a header', async ({
+  page,
+}) => {
+  await page.goto(`${service.url}/staff?orgId=${DEMO_ORG_ID}&key=${STAFF_KEY}`);
+  await expect(page).toHaveURL(`${service.url}/staff?orgId=${DEMO_ORG_ID}`);
   const watched = watch(page);
   const staffRequests: { type: string; key: string }[] = [];
   page.on('request', (request) => {
@@ -108,14 +136,16 @@ test('the staff page starts its request before its code has loaded, its key only
       staffRequests.push({ type: request.resourceType(), key: request.headers()['x-staff-key'] ?? '' });
     }
   });
-  const document = await page.goto(`${service.url}/staff?orgId=${DEMO_ORG_ID}&key=${STAFF_KEY}`);
+  // The key now lives in the tab's session storage, which the service never sees: the page is
+  // built in the browser, and its data requested with the key in a header.
+  const document = await page.reload();
   const headers = await document!.allHeaders();
-  // No data preload for the staff page: a hint cannot carry the key, and a URL must not.
+  // No data preload for this page: a hint cannot carry the key, and a URL must not.
   expect(headers['link'] ?? '').not.toContain('/api/');
-  expect(headers['link'] ?? '').not.toContain('key=');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await document!.text()).not.toContain('ng-server-context');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
   await page.waitForTimeout(1_000);
-  // One request, by fetch (main.ts, before Angular boots; the page's HttpClient would use XHR).
+  // One request, by fetch (the head's early script, before Angular boots; HttpClient would use XHR).
   expect(staffRequests).toEqual([{ type: 'fetch', key: STAFF_KEY }]);
-  expect(watched.requests.filter((request) => request.startsWith('/api/')).join(' ')).not.toContain('key=');
+  expect(watched.requests.join(' ')).not.toContain('key=');
 });

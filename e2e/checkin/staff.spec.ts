@@ -28,10 +28,28 @@ function staffUrl(query: string): string {
   return `${service.url}/staff?${query}`;
 }
 
+/** Opens the staff link (the page arrives rendered by the service) and waits for the whole report. */
 async function openReport(page: Page, orgId = DEMO_ORG_ID): Promise<void> {
   await page.goto(staffUrl(`orgId=${orgId}&key=${STUB_STAFF_KEY}`));
+  await expectWholeReport(page);
+}
+
+/**
+ * Opens the page as when it is reopened in its tab: the key in session storage, none in the
+ * address, so the page is built in the browser and requests its data (which a test may route).
+ */
+async function reopenReport(page: Page, orgId = DEMO_ORG_ID): Promise<void> {
+  await page.addInitScript(([item, key]) => sessionStorage.setItem(item, key), [
+    STORAGE_KEY,
+    STUB_STAFF_KEY,
+  ] as const);
+  await page.goto(staffUrl(`orgId=${orgId}`));
+  await expectWholeReport(page);
+}
+
+async function expectWholeReport(page: Page): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Report sections' })).toBeVisible();
-  // The sections after the first and the submissions are built once the browser is idle.
+  // The sections after the first are built once the app runs and the browser is idle.
   await expect(page.locator('.section-placeholder')).toHaveCount(0);
 }
 
@@ -92,6 +110,42 @@ test.describe('staff key', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
     await expect(page).toHaveURL(staffUrl(`orgId=${DEMO_ORG_ID}`));
     expect(await page.evaluate((key) => sessionStorage.getItem(key), STORAGE_KEY)).toBe(STUB_STAFF_KEY);
+  });
+
+  test('opened from its link, the report is there before any script runs, the key nowhere in it', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const response = await page.goto(staffUrl(`orgId=${DEMO_ORG_ID}&key=${STUB_STAFF_KEY}`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
+    await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Report sections' })).toBeVisible();
+    expect(await response!.text()).not.toContain(STUB_STAFF_KEY);
+    await context.close();
+  });
+
+  test('reopened in its tab, the page shows the same report from the key the tab keeps', async ({ page }) => {
+    await openReport(page);
+    const opened = await page.locator('main').innerText();
+    const reloaded = await page.reload();
+    expect(await reloaded!.text()).not.toContain('ng-server-context');
+    await expectWholeReport(page);
+    await expect(page).toHaveURL(staffUrl(`orgId=${DEMO_ORG_ID}`));
+    expect(await page.locator('main').innerText()).toBe(opened);
+  });
+
+  test('a wrong key in the link is refused on the page the service renders, and the right one opens it', async ({
+    page,
+  }) => {
+    const response = await page.goto(staffUrl(`orgId=${DEMO_ORG_ID}&key=not-the-key`));
+    expect(await response!.text()).not.toContain('not-the-key');
+    await expect(page.getByRole('alert')).toContainText('was not accepted');
+    await expect(page).toHaveURL(staffUrl(`orgId=${DEMO_ORG_ID}`));
+    await page.getByLabel('Staff key').fill(STUB_STAFF_KEY);
+    await page.getByRole('button', { name: 'Open the report' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
+    expect(await page.evaluate((item) => sessionStorage.getItem(item), STORAGE_KEY)).toBe(STUB_STAFF_KEY);
   });
 
   test('asks for the key when the address has none, and again when it is wrong', async ({ page }) => {
@@ -265,7 +319,7 @@ test.describe('staff report', () => {
         };
         await route.fulfill({ response: answer, json: payload });
       });
-      await openReport(page);
+      await reopenReport(page);
       await expect(page.getByText('did not hand out signed file links')).toBeVisible();
       const targets = await fileLinkTargets(page);
       await page.unrouteAll();

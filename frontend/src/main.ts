@@ -1,10 +1,12 @@
 import { keepEarlyInput } from './early-input';
+import { STAFF_PAGE_PATH } from '@checkin/contract';
 import {
   afterLoad,
   hasSavedDraft,
   holdNativeSubmit,
   isServerRendered,
   localStorageOrNull,
+  moveStaffKeyOutOfAddress,
   ownerActedBefore,
   preloadLaterCode,
   startWhenOwnerActs,
@@ -12,7 +14,9 @@ import {
 
 // The page's entry, kept free of Angular: the app itself is `./boot`, imported when it should run
 // (docs/performance.md, "The app starts when the owner acts").
+moveStaffKeyOutOfAddress(window);
 const serverRendered = isServerRendered(document);
+const staffPage = window.location.pathname === STAFF_PAGE_PATH;
 const start = (onStable: () => void): void => {
   import('./boot')
     .then(({ boot }) => boot({ serverRendered, onStable }))
@@ -39,6 +43,8 @@ if (!serverRendered) {
   if (draftToOffer || ownerActedBefore(window)) startOnce();
   else {
     startWhenOwnerActs(document, startOnce);
-    afterLoad(window, () => preloadLaterCode(document));
+    // The staff page's later sections are built by the app once the browser is idle: a staff
+    // member reads on, so its app starts as soon as the page has loaded.
+    afterLoad(window, staffPage ? startOnce : () => preloadLaterCode(document));
   }
 }

@@ -1,9 +1,10 @@
-import { FORM_ID, LATER_CODE_ELEMENT_ID } from '@checkin/contract';
+import { FORM_ID, LATER_CODE_ELEMENT_ID, STAFF_KEY_STORAGE_ITEM } from '@checkin/contract';
 import {
   afterLoad,
   hasSavedDraft,
   holdNativeSubmit,
   isServerRendered,
+  moveStaffKeyOutOfAddress,
   OWNER_ACTIONS,
   ownerActedBefore,
   preloadLaterCode,
@@ -141,5 +142,58 @@ describe('page start', () => {
     afterLoad(loading, later);
     expect(later).not.toHaveBeenCalled();
     expect(loading.addEventListener).toHaveBeenCalledWith('load', later, { once: true });
+  });
+
+  describe('the staff link’s key', () => {
+    /** A window at `href` whose session storage works, or refuses when `storage` is null. */
+    function windowAt(href: string, storage: Map<string, string> | null) {
+      const location = new URL(href);
+      const replaceState = jest.fn((_state: unknown, _unused: string, url: string) => {
+        const next = new URL(url, location);
+        location.search = next.search;
+        location.hash = next.hash;
+      });
+      const sessionStorage = {
+        setItem: (item: string, value: string) => {
+          if (storage === null) throw new DOMException('refused', 'SecurityError');
+          storage.set(item, value);
+        },
+      };
+      return {
+        window: {
+          location,
+          history: { state: { kept: true }, replaceState },
+          sessionStorage,
+        } as unknown as Window,
+        location,
+        replaceState,
+      };
+    }
+
+    it('moves into the tab’s session storage and out of the address, the rest of the address kept', () => {
+      const storage = new Map<string, string>();
+      const { window, location, replaceState } = windowAt(
+        'https://checkin.example/staff?orgId=7&key=s3cr%2Bt&x=1#top',
+        storage,
+      );
+      moveStaffKeyOutOfAddress(window);
+      expect(storage.get(STAFF_KEY_STORAGE_ITEM)).toBe('s3cr+t');
+      expect(replaceState).toHaveBeenCalledWith({ kept: true }, '', '/staff?orgId=7&x=1#top');
+      expect(location.href).toBe('https://checkin.example/staff?orgId=7&x=1#top');
+    });
+
+    it('stays for the app where storage is refused, and is left alone on other pages or when empty', () => {
+      for (const href of [
+        'https://checkin.example/staff?orgId=7&key=s3cret',
+        'https://checkin.example/?orgId=7&key=s3cret',
+        'https://checkin.example/staff?orgId=7&key=',
+      ]) {
+        const storage = href.includes('/staff?orgId=7&key=s3cret') ? null : new Map<string, string>();
+        const { window, replaceState } = windowAt(href, storage);
+        moveStaffKeyOutOfAddress(window);
+        expect(replaceState).not.toHaveBeenCalled();
+        expect(storage?.size ?? 0).toBe(0);
+      }
+    });
   });
 });

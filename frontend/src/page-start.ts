@@ -1,4 +1,4 @@
-import { FORM_ID, LATER_CODE_ELEMENT_ID } from '@checkin/contract';
+import { FORM_ID, LATER_CODE_ELEMENT_ID, STAFF_KEY_STORAGE_ITEM, STAFF_PAGE_PATH } from '@checkin/contract';
 import { keepsEnterInField } from './app/form/enter-in-field';
 import { earlyCapturedEvents } from './early-input';
 
@@ -114,4 +114,25 @@ export function localStorageOrNull(window: Window): Storage | null {
 export function afterLoad(window: Window, then: () => void): void {
   if (window.document.readyState === 'complete') then();
   else window.addEventListener('load', then, { once: true });
+}
+
+/**
+ * A staff link's key (`/staff?orgId=O&key=K`) moved into the tab's session storage and out of the
+ * address as soon as the page's entry runs, before the app (which on a rendered page starts later):
+ * the address bar, the history and whatever is copied from them never keep it (docs/decisions.md,
+ * "Staff page"). Where the browser refuses storage the key stays in the address for the app, which
+ * then keeps it in memory (staff/staff-key-store.ts).
+ */
+export function moveStaffKeyOutOfAddress(window: Window): void {
+  if (window.location.pathname !== STAFF_PAGE_PATH) return;
+  const url = new URL(window.location.href);
+  const key = url.searchParams.get('key');
+  if (!key) return;
+  try {
+    window.sessionStorage.setItem(STAFF_KEY_STORAGE_ITEM, key);
+  } catch {
+    return;
+  }
+  url.searchParams.delete('key');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import { type ErrorCode, PAGE_DATA_ROUTES } from '@checkin/contract';
+import type { ErrorCode } from '@checkin/contract';
 import helmet from 'helmet';
 import { randomBytes } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
@@ -15,9 +15,9 @@ import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
 import { compressAnswers } from './static-files/content-encoding';
 import { pageReadLimiter } from './rate-limit/reads-throttler.guard';
-import { ownerPageData } from './static-files/page-data';
+import { renderedPageData } from './static-files/page-data';
 import { loadPageRenderer } from './static-files/page-renderer';
-import { CSP_NONCE_LOCAL, inlineScriptSources, staticSite } from './static-files/static-site';
+import { CSP_NONCE_LOCAL, inlineScriptSources, isRenderedPage, staticSite } from './static-files/static-site';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (docs/decisions.md, "Hardening"); uploads have their own 5 MB rule. */
@@ -66,7 +66,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(
     staticSite(
       config.frontendDist,
-      render && { render, readPageData: ownerPageData(app), limitRead: pageReadLimiter(app) },
+      render && { render, readPageData: renderedPageData(app), limitRead: pageReadLimiter(app) },
     ),
   );
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
@@ -120,14 +120,15 @@ function securityHeaders(config: AppConfig) {
 }
 
 /**
- * The owner pages rendered on the server carry two inline scripts Angular needs (the early event
+ * The pages rendered on the server carry two inline scripts Angular needs (the early event
  * capture for replay, and the page's data as JSON): each has this response's nonce, and the
  * policy allows exactly that nonce, never 'unsafe-inline' (docs/performance.md, "Server-rendered owner pages").
  */
 function isServerRenderedPage(request: Request): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const queryStart = request.url.indexOf('?');
-  return PAGE_DATA_ROUTES.has(queryStart === -1 ? request.url : request.url.slice(0, queryStart));
+  if (queryStart === -1) return isRenderedPage(request.url, '');
+  return isRenderedPage(request.url.slice(0, queryStart), request.url.slice(queryStart));
 }
 
 function pageScriptNonce(_request: unknown, response: unknown): string {

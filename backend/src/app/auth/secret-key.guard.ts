@@ -27,6 +27,11 @@ export function keysMatch(presented: string | undefined, expected: string | unde
 /** A key guard answers once the attempt is counted: always a promise. */
 export interface KeyGuard extends CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean>;
+  /**
+   * The same check for a key that arrived another way than its header (the staff page's address,
+   * on the load the service renders): resolves when accepted, rejects with the guard's refusal.
+   */
+  authorize(request: Request, presented: string | undefined): Promise<void>;
 }
 
 /** What tells one key guard from another. */
@@ -60,16 +65,19 @@ export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<KeyGuard
 
     async canActivate(context: ExecutionContext): Promise<boolean> {
       const request = context.switchToHttp().getRequest<Request>();
+      await this.authorize(request, request.header(spec.header));
+      return true;
+    }
+
+    async authorize(request: Request, presented: string | undefined): Promise<void> {
       const address = clientAddress(request);
       await this.rateLimits.reserveAttempt(spec.kind, address);
-      const presented = request.header(spec.header);
       const accepted =
         keysMatch(presented, spec.expectedKey(this.config)) ||
         (presented !== undefined &&
           spec.alternative?.(presented, request, this.config, this.logger) === true);
       if (!accepted) throw spec.refusal();
       await this.rateLimits.releaseAttempt(spec.kind, address);
-      return true;
     }
   }
   return SecretKeyGuard;

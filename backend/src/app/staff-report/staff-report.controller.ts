@@ -17,7 +17,7 @@ export class StaffReportController {
 }
 
 /** orgId is required: a positive whole number (query values may also arrive as lists). */
-function parseOrgId(raw: unknown): number {
+export function parseOrgId(raw: unknown): number {
   const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0) {
     throw Errors.badRequest('Give the organization as orgId, a positive whole number.', ['orgId']);

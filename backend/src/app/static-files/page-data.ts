@@ -5,6 +5,9 @@ import {
   type OwnerLinkParams,
   type PageDataAnswer,
   pageDataUrl,
+  STAFF_PAGE_PATH,
+  staffLinkFromQuery,
+  staffReportUrl,
 } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
@@ -13,8 +16,11 @@ import { GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { FormDataService } from '../form/form-data.service';
 import { OrganizationChoicesService } from '../form/organization-choices.service';
 import { ReportService } from '../report/report.service';
+import { StaffKeyGuard } from '../auth/secret-key.guard';
+import { parseOrgId } from '../staff-report/staff-report.controller';
+import { StaffReportService } from '../staff-report/staff-report.service';
 
-/** The first data of the owner page at `pathname`, or null when the page has none (no link). */
+/** The first data of the page at `pathname`, or null when the page has none (no link). */
 export type PageDataReader = (
   pathname: string,
   search: string,
@@ -22,33 +28,55 @@ export type PageDataReader = (
 ) => Promise<PageDataAnswer | null>;
 
 /**
- * Reads a server-rendered owner page's data in the process, as `GET /api/data` and
- * `GET /api/report` would answer it: the same checksum check (OwnerAccessService, with its
- * per-address failure limit), the same services, the same error bodies. The answer goes into the
- * rendered page, so the browser never requests it (docs/performance.md, "Server-rendered owner pages").
- * A link that names none of a person's several co-ops (ORG_REQUIRED) also carries the co-ops to
- * choose from, as `GET /api/organizations` would answer: the page lists them as it arrives.
+ * Reads a server-rendered page's data in the process, as the API would answer it, with the same
+ * checks, services and error bodies; the answer goes into the rendered page, so the browser never
+ * requests it (docs/performance.md, "Server-rendered owner pages").
+ *
+ * - The form and the report: `GET /api/data` and `GET /api/report`, after the same checksum check
+ *   (OwnerAccessService, with its per-address failure limit). A link that names none of a
+ *   person's several co-ops (ORG_REQUIRED) also carries the co-ops to choose from, as
+ *   `GET /api/organizations` would answer: the page lists them as it arrives.
+ * - The staff page opened with its link: `GET /api/staff/report` for the link's organization,
+ *   the link's key checked as that route checks its header (StaffKeyGuard: constant time, wrong
+ *   keys counted per address). The key goes nowhere else (docs/performance.md, "The staff page
+ *   rendered from its link").
  */
-export function ownerPageData(app: INestApplicationContext): PageDataReader {
+export function renderedPageData(app: INestApplicationContext): PageDataReader {
   const access = app.get(OwnerAccessService, { strict: false });
   const formData = app.get(FormDataService, { strict: false });
   const reports = app.get(ReportService, { strict: false });
   const choices = app.get(OrganizationChoicesService, { strict: false });
+  const staffKeys = app.get(StaffKeyGuard, { strict: false });
+  const staffReports = app.get(StaffReportService, { strict: false });
   const errors = new GlobalExceptionFilter();
-  const choicesAnswer = async (link: OwnerLinkParams, request: Request): Promise<PageDataAnswer> => {
-    const url = organizationChoicesUrl(link);
+  const answerOf = async (
+    url: string,
+    request: Request,
+    read: () => Promise<unknown>,
+  ): Promise<PageDataAnswer> => {
     try {
-      return { url, status: 200, body: await choices.choicesFor(link, clientAddress(request)) };
+      return { url, status: 200, body: await read() };
     } catch (error: unknown) {
       const body = errors.toBody(error, request);
       return { url, status: body.statusCode, body };
     }
   };
+  const staffPageData = (search: string, request: Request): Promise<PageDataAnswer> | null => {
+    const link = staffLinkFromQuery(new URLSearchParams(search));
+    if (link === null) return null;
+    return answerOf(staffReportUrl(link.orgId), request, async () => {
+      await staffKeys.authorize(request, link.key);
+      return staffReports.report(parseOrgId(link.orgId));
+    });
+  };
+  const choicesAnswer = (link: OwnerLinkParams, request: Request): Promise<PageDataAnswer> =>
+    answerOf(organizationChoicesUrl(link), request, () => choices.choicesFor(link, clientAddress(request)));
   const loaders: Readonly<Record<string, (owner: OwnerAccess) => Promise<unknown>>> = {
     '/': (owner) => formData.load(owner),
     '/report': (owner) => reports.reportFor(owner.orgId),
   };
   return async (pathname, search, request) => {
+    if (pathname === STAFF_PAGE_PATH) return staffPageData(search, request);
     const url = pageDataUrl(pathname, search);
     const link = ownerLinkFromQuery(new URLSearchParams(search));
     const load = loaders[pathname];

@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { LATER_CODE_ELEMENT_ID, PAGE_DATA_ROUTES, pageDataUrl } from '@checkin/contract';
+import {
+  LATER_CODE_ELEMENT_ID,
+  PAGE_DATA_ROUTES,
+  pageDataUrl,
+  STAFF_PAGE_PATH,
+  staffLinkFromQuery,
+} from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -140,10 +146,19 @@ export function inlineScriptSources(root: string): string[] {
 export const CSP_NONCE_LOCAL = 'cspNonce';
 
 /**
- * The owner pages (the form, the report) are rendered in this process, with their data, when the
- * front end's server build is there (docs/performance.md, "Server-rendered owner pages"). The staff
- * page is not: its key lives in the tab's session storage, which the server never sees.
+ * The pages rendered in this process, with their data, when the front end's server build is
+ * there (docs/performance.md, "Server-rendered owner pages"): the owner pages (the form, the
+ * report), and the staff page on the load that carries its key in the address, its first from
+ * the staff link. Later loads of the staff page find the key in the tab's session storage, which
+ * the server never sees: they are rendered in the browser (docs/performance.md, "The staff page
+ * rendered from its link").
  */
+export function isRenderedPage(pathname: string, search: string): boolean {
+  if (PAGE_DATA_ROUTES.has(pathname)) return true;
+  return pathname === STAFF_PAGE_PATH && staffLinkFromQuery(new URLSearchParams(search)) !== null;
+}
+
+/** What renders the pages `isRenderedPage` names. */
 export interface ServerRendering {
   render: PageRenderer;
   readPageData: PageDataReader;
@@ -178,10 +193,10 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     let file = files.get(decoded);
     const search = queryStart === -1 ? '' : request.url.slice(queryStart);
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
-    if (serverRendering !== null && PAGE_DATA_ROUTES.has(decoded) && typeof nonce === 'string') {
+    if (serverRendering !== null && isRenderedPage(decoded, search) && typeof nonce === 'string') {
       const chunks = renderedPageChunks(pageChunks, decoded);
       const page = { pathname: decoded, search, nonce, chunks, fallback: index };
-      renderOwnerPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
+      renderPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
         // The page still works rendered in the browser: log, and send that instead.
         logger.error(
           `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -202,7 +217,7 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
   };
 }
 
-interface OwnerPage {
+interface RenderedPage {
   pathname: string;
   search: string;
   nonce: string;
@@ -212,8 +227,8 @@ interface OwnerPage {
 }
 
 /**
- * An owner page with its data in it. Personal (its data, the link's checksum in the transfer
- * state) and made for this response alone (its nonce): `private, no-store`, no validator. The
+ * A page with its data in it. Personal (its data; an owner page's checksum in the transfer state)
+ * and made for this response alone (its nonce): `private, no-store`, no validator. The
  * page's code is named inside it for later (`withLaterCode`); its data is inside, so no data
  * preload.
  *
@@ -223,16 +238,16 @@ interface OwnerPage {
  * pages"). A page that then fails to render is sent as the browser-rendered index.html in the
  * same coding, which loads its data itself.
  */
-async function renderOwnerPage(
+async function renderPage(
   request: Request,
   response: Response,
   { render, readPageData, limitRead }: ServerRendering,
-  { pathname, search, nonce, chunks, fallback }: OwnerPage,
+  { pathname, search, nonce, chunks, fallback }: RenderedPage,
   refusals: GlobalExceptionFilter,
   logger: Logger,
 ): Promise<void> {
   // Only a page opened with its link reads data; without one it is the page's own error view.
-  if (pageDataUrl(pathname, search) !== null) {
+  if (pageDataUrl(pathname, search) !== null || pathname === STAFF_PAGE_PATH) {
     try {
       await limitRead(request);
     } catch (error: unknown) {

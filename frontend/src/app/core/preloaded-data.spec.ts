@@ -4,11 +4,11 @@ import { firstValueFrom } from 'rxjs';
 import { ApiError } from './api-error.interceptor';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STAFF_KEY_STORAGE_ITEM } from '@checkin/contract';
 import {
   type EarlyRequestHolder,
   PreloadedData,
   SERVER_PAGE_DATA,
-  STAFF_KEY_STORAGE_ITEM,
   startPageDataRequest,
 } from './preloaded-data';
 
@@ -270,6 +270,18 @@ describe('PreloadedData in a server-rendered page', () => {
     await expect(firstValueFrom(inBrowser.take(choicesUrl)!)).resolves.toEqual(choices);
     expect(inBrowser.take(choicesUrl)).toBeNull();
     await expect(firstValueFrom(inBrowser.take(withChoices.url)!)).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('hands a rendered staff page its data whatever key the tab holds, once, without a request', async () => {
+    const staffUrl = '/api/staff/report?orgId=42';
+    const staffData = { url: staffUrl, status: 200, body: { organization: { id: 42 } } };
+    const fetchFn = answering(json({ never: 'used' }));
+    startPageDataRequest({ pathname: '/staff', search: '?orgId=42' }, fetchFn, null);
+    TestBed.inject(TransferState).set(makeStateKey<typeof staffData>('checkin.pageData'), staffData);
+    const preloaded = TestBed.inject(PreloadedData);
+    await expect(firstValueFrom(preloaded.take(staffUrl, 'stored-key')!)).resolves.toEqual(staffData.body);
+    expect(preloaded.take(staffUrl, 'stored-key')).toBeNull();
+    expect(fetchFn).not.toHaveBeenCalled();
   });
 
   it('turns an error the service answered into ApiError, as the API request would', async () => {

@@ -1,6 +1,12 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable, InjectionToken, makeStateKey, TransferState } from '@angular/core';
-import { type PageDataAnswer, pageDataUrl, STAFF_KEY_HEADER, staffReportUrl } from '@checkin/contract';
+import {
+  type PageDataAnswer,
+  pageDataUrl,
+  STAFF_KEY_HEADER,
+  STAFF_KEY_STORAGE_ITEM,
+  staffReportUrl,
+} from '@checkin/contract';
 import { defer, type Observable, of, throwError } from 'rxjs';
 import { toApiError } from './api-error.interceptor';
 
@@ -26,9 +32,6 @@ export const SERVER_PAGE_DATA = new InjectionToken<PageDataAnswer | null>('SERVE
 
 /** The same answer, carried to the browser inside the rendered page (Angular's transfer state). */
 const PAGE_DATA_STATE = makeStateKey<PageDataAnswer>('checkin.pageData');
-
-/** Where the staff page keeps its key for the tab (staff/staff-key-store.ts). */
-export const STAFF_KEY_STORAGE_ITEM = 'checkin.staffKey';
 
 let started: StartedRequest | null = null;
 
@@ -108,10 +111,10 @@ export class PreloadedData {
   private handed: Map<string, PageDataAnswer> | null = null;
 
   take<T>(url: string, staffKey: string | null = null): Observable<T> | null {
-    if (staffKey === null) {
-      const handed = this.takeHandedAnswer(url);
-      if (handed !== null) return answerOf<T>(handed);
-    }
+    // An answer handed with the page was read by the service for this very page load (a staff
+    // page's with the key its address carried), whatever key the tab holds now.
+    const handed = this.takeHandedAnswer(url);
+    if (handed !== null) return answerOf<T>(handed);
     if (started?.url !== url || started.staffKey !== staffKey) return null;
     const answer = readAnswer<T>(url, started.response);
     started = null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@angular/core';
-import { STAFF_KEY_STORAGE_ITEM } from '../core/preloaded-data';
+import { STAFF_KEY_STORAGE_ITEM } from '@checkin/contract';
 
 const STORAGE_KEY = STAFF_KEY_STORAGE_ITEM;
 

@@ -13,6 +13,30 @@ import type {
 /** The staff page's request header; the key itself lives in the browser's session storage. */
 export const STAFF_KEY_HEADER = 'X-Staff-Key';
 
+/** The session storage item in which the staff page keeps its key for the tab. */
+export const STAFF_KEY_STORAGE_ITEM = 'checkin.staffKey';
+
+/** The staff page's own address: `/staff?orgId=O&key=K` (docs/decisions.md, "Staff page"). */
+export const STAFF_PAGE_PATH = '/staff';
+
+/** What a staff link's query carries: the organization and the key (or a staff link token). */
+export interface StaffLinkParams {
+  orgId: string;
+  key: string;
+}
+
+/**
+ * The staff link read from a staff page address's query, or null unless it names both an
+ * organization and a key. Only the page's first load has the key there: the page then moves it
+ * into the tab's session storage and out of the address, so only that load can be rendered by
+ * the service (docs/performance.md, "The staff page rendered from its link").
+ */
+export function staffLinkFromQuery(query: URLSearchParams): StaffLinkParams | null {
+  const orgId = query.get('orgId')?.trim();
+  const key = query.get('key');
+  return orgId && key ? { orgId, key } : null;
+}
+
 export interface StaffSection {
   /** Stable key, also the page's anchor: `stage-0`..`stage-5`, or `other`. */
   key: string;
