@@ -335,7 +335,7 @@ export const SETTINGS = [
   text('SERVER_RENDERING', [IsBooleanString()], {
     documentedDefault: '`true`',
     meaning:
-      'render the owner pages (form, report) with their data in the service (docs/performance.md, "Server-rendered owner pages"); `false`: the browser renders every page',
+      'render the owner pages (form, report), and the staff page opened from its link, with their data in the service (docs/performance.md, "Server-rendered owner pages"); `false`: the browser renders every page',
   }),
   integer(
     'CRM_ATTACHMENT_LOOKUP_PAUSE_SECONDS',
