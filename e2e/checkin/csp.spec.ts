@@ -114,7 +114,9 @@ const PAGES: PolicyCase[] = [
     // Reopened in its tab, the key comes from session storage: the page is built in the browser.
     name: 'reopened staff',
     path: `/staff?orgId=${DEMO_ORG_ID}`,
-    prepare: (page: Page) => page.addInitScript(() => sessionStorage.setItem('checkin.staffKey', 'demo')),
+    prepare: async (page: Page) => {
+      await page.addInitScript(() => sessionStorage.setItem('checkin.staffKey', 'demo'));
+    },
     use: async (page: Page) => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
     },
