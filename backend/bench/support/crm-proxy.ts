@@ -14,6 +14,8 @@ export interface ProxiedCall {
   path: string;
   /** Path and query string, as the service sent them. */
   url: string;
+  /** A call with a body (APIv4's batch of calls is a POST): its body and content type. */
+  body?: { text: string; contentType: string };
   status: number;
   /** From the request's arrival to the answer's end, milliseconds. */
   ms: number;
@@ -82,6 +84,14 @@ export class CrmProxy {
         method,
         path: url.split('?')[0] ?? url,
         url,
+        ...(body.length > 0
+          ? {
+              body: {
+                text: body.toString('utf8'),
+                contentType: String(request.headers['content-type'] ?? ''),
+              },
+            }
+          : {}),
         status: answer.status,
         ms: performance.now() - arrived,
         replayed: stored !== undefined,

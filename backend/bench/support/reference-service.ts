@@ -4,9 +4,16 @@ import { type BuiltProcess, freePort, watch } from '../../test/reliability/suppo
 
 const SCRIPT = join(__dirname, 'reference-service.mjs');
 
+/** One CRM call as the service made it: a read by its address, or a POST with its body. */
+export interface ReferenceCrmCall {
+  url: string;
+  method: string;
+  body?: { text: string; contentType: string };
+}
+
 export interface ReferenceServiceOptions {
-  /** Full addresses of the CRM calls one form load makes. */
-  crmUrls: string[];
+  /** The CRM calls one form load makes, with their full addresses. */
+  crmCalls: ReferenceCrmCall[];
   crmHeaders: Record<string, string>;
   /** Size of the service's answer, which the reference writes too. */
   answerBytes: number;
