@@ -46,6 +46,8 @@ interface Exchange {
 
 const staff = { 'X-Staff-Key': SECRETS.STAFF_REPORT_KEY };
 const admin = { 'X-Admin-Key': SECRETS.ADMIN_KEY };
+/** The staff link, which the service renders with the staff report in it. */
+const staffLink = `/staff?orgId=${DEMO_ORG_ID}&key=${encodeURIComponent(SECRETS.STAFF_REPORT_KEY)}`;
 
 function leaksIn(place: string, text: string): string[] {
   return SEARCHED.filter(([, value]) => text.includes(value)).map(([name]) => `${name} in ${place}`);
@@ -83,6 +85,7 @@ async function exerciseEveryRoute(test: TestApp): Promise<Exchange[]> {
       test.post('/api/preview-link', { contactId: DEMO_PERSON_ID }, admin),
     ),
     await record('GET /staff (page)', test.get(`/staff?orgId=${DEMO_ORG_ID}`)),
+    await record('GET /staff (page rendered from its link)', test.get(staffLink)),
     await record('wrong checksum', test.get(`/api/data?${ownerQuery({ ...DEMO_LINK, cs: 'wrong' })}`)),
     await record(
       'wrong staff key',
@@ -101,6 +104,7 @@ async function exerciseEveryRoute(test: TestApp): Promise<Exchange[]> {
       test.get(`/api/staff/report?orgId=${DEMO_ORG_ID}`, staff),
     ),
     await record('data, CRM refuses credentials', test.get(`/api/data?${ownerQuery(DEMO_LINK)}`)),
+    await record('staff page from its link, CRM refuses credentials', test.get(staffLink)),
     await record('health, CRM refuses credentials', test.get('/api/health/ready')),
   );
   test.emulator.clearFaults();
@@ -142,6 +146,10 @@ describe('no secret reaches a browser', () => {
   it('used the secrets: the CRM accepted the service and the staff report answered', () => {
     const staffReport = exchanges.find((exchange) => exchange.label === 'GET /api/staff/report');
     expect(staffReport?.status).toBe(200);
+    const staffPage = exchanges.find(
+      (exchange) => exchange.label === 'GET /staff (page rendered from its link)',
+    );
+    expect(staffPage?.body).toContain('"status":200');
     expect(test.emulator.calls.some((call) => call.status === 200)).toBe(true);
   });
 
