@@ -27,10 +27,12 @@
  * its real content, on a browser-rendered one the loading message), the largest contentful paint
  * (LCP), the report's summary ("Progress through the stages"), and when the app is running: the
  * `checkin:app-stable` mark main.ts sets once Angular has booted, hydrated the server's page and
- * replayed early events (time to hydration on the owner pages; the app's start on the staff page).
- * A server-rendered page's app starts at the owner's first action (docs/performance.md, "The app
- * starts when the owner acts"): on the form the probe taps the first field as soon as it is
- * usable, on the report it opens a chart, so their hydration follows the earliest possible tap.
+ * replayed early events (time to hydration; every page opened from its link is server-rendered).
+ * An owner page's app starts at the owner's first action (docs/performance.md, "The app starts
+ * when the owner acts"): on the form the probe taps the first field as soon as it is usable, on
+ * the report it opens a chart, so their hydration follows the earliest possible tap. The staff
+ * page's starts once the page has loaded (docs/performance.md, "The staff page rendered from its
+ * link").
  * The median of the runs is the figure. Bytes transferred per page load (compressed, with
  * headers, as the network carried them) and decoded (raw) come from the protocol's
  * Network.loadingFinished and Network.dataReceived events; resource timing tells when the HTML,
