@@ -60,7 +60,7 @@ describe('sustained load', () => {
       const rssGrowth = (end - warm) / warm;
       process.stdout.write(
         `\nload: ${result.total} requests, ${Math.round(result.requestsPerSecond)}/s, ` +
-          `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; service RSS ` +
+          `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; service RSS ` +
           `${warm.toFixed(0)} → ${end.toFixed(0)} MiB (${(rssGrowth * 100).toFixed(1)}%)\n`,
       );
 

@@ -12,6 +12,8 @@ export interface CrmConnection {
   basicAuth?: { user: string; password: string };
   urlStyle: 'standard' | 'wordpress' | 'joomla';
   timeoutMs: number;
+  /** CRM calls in flight at once (CRM_MAX_CONNECTIONS; 8 when absent); the rest queue in order. */
+  maxConnections?: number;
   /** Largest answer body read from the CRM (CRM_MAX_ANSWER_BYTES; 32 MiB when absent). */
   maxAnswerBytes?: number;
   fileRoute?: string;
@@ -50,6 +52,7 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
               : undefined,
           urlStyle: env.CRM_URL_STYLE,
           timeoutMs: env.CRM_TIMEOUT_MS,
+          maxConnections: env.CRM_MAX_CONNECTIONS,
           maxAnswerBytes: env.CRM_MAX_ANSWER_BYTES,
           fileRoute: env.CRM_FILE_ROUTE,
           fileLinkKey: env.FILE_LINK_KEY,

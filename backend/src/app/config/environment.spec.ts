@@ -61,6 +61,7 @@ describe('configuration', () => {
       CRM_BASIC_AUTH_USER: 'web',
       CRM_BASIC_AUTH_PASSWORD: 'secret',
       CRM_TIMEOUT_MS: '2500',
+      CRM_MAX_CONNECTIONS: '4',
     });
     expect(config.stubMode).toBe(false);
     expect(config.crm).toEqual({
@@ -70,11 +71,18 @@ describe('configuration', () => {
       basicAuth: { user: 'web', password: 'secret' },
       urlStyle: 'standard',
       timeoutMs: 2500,
+      maxConnections: 4,
       maxAnswerBytes: 32 * 1024 * 1024,
       fileRoute: undefined,
       customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
       timeZone: undefined,
     });
+  });
+
+  it('keeps 8 connections to the CRM unless told otherwise, and refuses none or a flood', () => {
+    expect(loadAppConfig(live).crm?.maxConnections).toBe(8);
+    expect(problemsOf({ ...live, CRM_MAX_CONNECTIONS: '0' })).toHaveLength(1);
+    expect(problemsOf({ ...live, CRM_MAX_CONNECTIONS: '1000' })).toHaveLength(1);
   });
 
   it('takes the custom group names CiviCRM gave this site, and the CRM time zone', () => {

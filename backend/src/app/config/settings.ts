@@ -132,6 +132,15 @@ export const SETTINGS = [
     },
   ),
   integer(
+    'CRM_MAX_CONNECTIONS',
+    8,
+    { min: 1, max: 256 },
+    {
+      meaning:
+        'most CRM calls in flight at once; more wait in the service, first come first served, within their CRM_TIMEOUT_MS (docs/operations.md, "Connections to the CRM")',
+    },
+  ),
+  integer(
     'CRM_MAX_ANSWER_BYTES',
     32 * 1024 * 1024,
     { min: 1024 },

@@ -46,6 +46,15 @@ function connection(baseUrl: string, extra: Partial<CrmConnection> = {}): CrmCon
   } as CrmConnection;
 }
 
+/** Resolves once `condition` holds, polling every 5 ms for at most 2 s. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('CiviCrmHttpClient', () => {
   let server: Server | undefined;
 
@@ -214,6 +223,35 @@ describe('CiviCrmHttpClient', () => {
     const started = Date.now();
     await expect(client.api4('Contact', 'get', {})).rejects.toMatchObject({ failure: 'timeout' });
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('keeps at most CRM_MAX_CONNECTIONS calls in flight, reuses those connections and sends the rest in the order they were made', async () => {
+    const held: ServerResponse[] = [];
+    const raw = await rawServer((_, response) => held.push(response));
+    server = raw.server;
+    const sockets = new Set<unknown>();
+    raw.server.on('connection', (socket) => sockets.add(socket));
+    const client = new CiviCrmHttpClient(connection(raw.url, { maxConnections: 2, timeoutMs: 5_000 }));
+    const subjects = ['first', 'second', 'third', 'fourth', 'fifth'];
+    const calls = subjects.map((subject) => client.api4('Activity', 'create', { values: { subject } }));
+
+    for (let answered = 0; answered < subjects.length; answered += 1) {
+      await until(() => held.length === Math.min(answered + 2, subjects.length));
+      // A third call would have arrived by now had it not waited for a free connection.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held.length - answered).toBeLessThanOrEqual(2);
+      json(held[answered] as ServerResponse, 200, { values: [{ id: answered + 1 }] });
+    }
+
+    await expect(Promise.all(calls)).resolves.toEqual(subjects.map((_, index) => [{ id: index + 1 }]));
+    const sentSubjects = raw.seen.map(({ body }) => {
+      const params = JSON.parse(new URLSearchParams(body).get('params') ?? '{}') as {
+        values: { subject: string };
+      };
+      return params.values.subject;
+    });
+    expect(sentSubjects).toEqual(subjects);
+    expect(sockets.size).toBe(2);
   });
 
   it('retries a read once after a network error, but never a write', async () => {

@@ -51,7 +51,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
     // Each pause is bounded here too; send() adds the deadline for the call as a whole.
+    // A bounded set of kept-alive connections: calls beyond it wait here in arrival order
+    // (docs/operations.md, "Connections to the CRM"), not in a busy CRM's accept queue, where a
+    // burst of new connections is taken up one at a time and the unlucky ones time out.
     this.pool = new Agent({
+      connections: connection.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       connect: { timeout: connection.timeoutMs },
       headersTimeout: connection.timeoutMs,
       bodyTimeout: connection.timeoutMs,
@@ -292,6 +296,9 @@ interface Outgoing {
 
 /** The marker of the service's File.create calls that the CiviCRM extension decodes. */
 export const CONTENT_ENCODING_HEADER = 'X-Checkin-Content-Encoding';
+
+/** CRM_MAX_CONNECTIONS's default: twice the PHP workers of a small CiviCRM host. */
+export const DEFAULT_MAX_CONNECTIONS = 8;
 
 /** CRM_MAX_ANSWER_BYTES's default: far above any answer the service asks for. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
