@@ -1,7 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
-import { DEMO_LINK, ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import {
+  DEMO_LINK,
+  ownerQuery,
+  requireFrontendServerBuild,
+  startTestApp,
+  type TestApp,
+} from './support/test-app';
 
 /**
  * The owner pages the service renders with their data count against the reads rate limit
@@ -21,12 +25,7 @@ const RATE_LIMITED = {
 describe('reads rate limit on server-rendered owner pages', () => {
   let service: TestApp;
 
-  beforeAll(() => {
-    // Without the server build every page is the static index.html, which reads nothing.
-    expect(existsSync(join(__dirname, '..', '..', 'dist', 'frontend', 'server', 'main.server.mjs'))).toBe(
-      true,
-    );
-  });
+  requireFrontendServerBuild();
 
   beforeEach(async () => {
     service = await startTestApp({

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { mintStaffLink } from '../src/app/auth/staff-link-token';
 import { DEMO_ORG_ID, DEMO_ORG_NAME, MULTI_ORG_IDS } from '../src/app/crm/in-memory/demo-data';
-import { startTestApp, TEST_STAFF_KEY, type TestApp } from './support/test-app';
+import { requireFrontendServerBuild, startTestApp, TEST_STAFF_KEY, type TestApp } from './support/test-app';
 
 /**
  * The staff page opened from its link (`/staff?orgId=O&key=K`) arrives rendered by the service with
@@ -25,11 +23,7 @@ const callNames = (test: TestApp) => test.emulator.calls.map((call) => `${call.e
 describe('the staff page rendered from its link', () => {
   let test: TestApp;
 
-  beforeAll(() => {
-    expect(existsSync(join(__dirname, '..', '..', 'dist', 'frontend', 'server', 'main.server.mjs'))).toBe(
-      true,
-    );
-  });
+  requireFrontendServerBuild();
 
   beforeEach(async () => {
     test = await startTestApp({ env: { STAFF_LINK_KEY, RATE_LIMIT_CHECKSUM_FAILURES: '3' } });

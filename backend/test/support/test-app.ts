@@ -1,6 +1,8 @@
 import type { LogLevel } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApp } from '../../src/app/bootstrap';
 import { type AppConfig, loadAppConfig } from '../../src/app/config/app-config';
 import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
@@ -153,4 +155,27 @@ export function ownerQuery(params: Record<string, string | number>): string {
   return new URLSearchParams(
     Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]),
   ).toString();
+}
+
+/** The front end's server build, which the test runner makes before the back end's tests. */
+const FRONTEND_SERVER_ENTRY = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'dist',
+  'frontend',
+  'server',
+  'main.server.mjs',
+);
+
+/**
+ * Fails the suite at once when the front end's server build is missing: without it every page
+ * is the static index.html, which reads nothing, and a suite about rendered pages would test
+ * nothing that it names.
+ */
+export function requireFrontendServerBuild(): void {
+  beforeAll(() => {
+    expect(existsSync(FRONTEND_SERVER_ENTRY)).toBe(true);
+  });
 }
