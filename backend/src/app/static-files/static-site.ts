@@ -154,8 +154,21 @@ export const CSP_NONCE_LOCAL = 'cspNonce';
  * rendered from its link").
  */
 export function isRenderedPage(pathname: string, search: string): boolean {
-  if (PAGE_DATA_ROUTES.has(pathname)) return true;
+  return PAGE_DATA_ROUTES.has(pathname) || isStaffPageFromLink(pathname, search);
+}
+
+/** The staff page on the load whose address carries its key: the staff link itself. */
+function isStaffPageFromLink(pathname: string, search: string): boolean {
   return pathname === STAFF_PAGE_PATH && staffLinkFromQuery(new URLSearchParams(search)) !== null;
+}
+
+/**
+ * Whether a rendered page reads the CRM, and so counts against the reads limit: an owner page
+ * opened with its link, or the staff page opened from its link. Without a link a page is its own
+ * error view and reads nothing.
+ */
+function readsData(pathname: string, search: string): boolean {
+  return pageDataUrl(pathname, search) !== null || isStaffPageFromLink(pathname, search);
 }
 
 /** What renders the pages `isRenderedPage` names. */
@@ -246,8 +259,7 @@ async function renderPage(
   refusals: GlobalExceptionFilter,
   logger: Logger,
 ): Promise<void> {
-  // Only a page opened with its link reads data; without one it is the page's own error view.
-  if (pageDataUrl(pathname, search) !== null || pathname === STAFF_PAGE_PATH) {
+  if (readsData(pathname, search)) {
     try {
       await limitRead(request);
     } catch (error: unknown) {
