@@ -6,15 +6,18 @@
  * logging: its CPU time per request is what this machine charges for the HTTP and JSON work
  * alone, so the service's figure can be read against it.
  *
- * Reads its options as JSON from REFERENCE_OPTIONS: {port, crmCalls: {url, method, body?}[], crmHeaders,
- * answerBytes}.
+ * Reads its options as JSON from REFERENCE_OPTIONS: {port, connections, crmCalls: {url, method, body?}[],
+ * crmHeaders, answerBytes}.
  */
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 
-const { port, crmCalls, crmHeaders, answerBytes } = JSON.parse(process.env.REFERENCE_OPTIONS ?? '{}');
+const { port, connections, crmCalls, crmHeaders, answerBytes } = JSON.parse(
+  process.env.REFERENCE_OPTIONS ?? '{}',
+);
 // The service's pool settings (CiviCrmHttpClient).
 const pool = new Agent({
+  connections,
   connect: { timeout: 10_000 },
   headersTimeout: 10_000,
   bodyTimeout: 10_000,

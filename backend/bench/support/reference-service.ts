@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { DEFAULT_MAX_CONNECTIONS } from '../../src/app/crm/civicrm-http.client';
 import { type BuiltProcess, freePort, watch } from '../../test/reliability/support/built-service';
 
 const SCRIPT = join(__dirname, 'reference-service.mjs');
@@ -24,7 +25,11 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [SCRIPT], {
-    env: { PATH: process.env['PATH'] ?? '', REFERENCE_OPTIONS: JSON.stringify({ port, ...options }) },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      // The service's connection bound (CRM_MAX_CONNECTIONS's default, which the bench keeps).
+      REFERENCE_OPTIONS: JSON.stringify({ port, connections: DEFAULT_MAX_CONNECTIONS, ...options }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return watch(child, url, url);
