@@ -297,7 +297,7 @@ interface Outgoing {
 /** The marker of the service's File.create calls that the CiviCRM extension decodes. */
 export const CONTENT_ENCODING_HEADER = 'X-Checkin-Content-Encoding';
 
-/** CRM_MAX_CONNECTIONS's default: twice the PHP workers of a small CiviCRM host. */
+/** CRM_MAX_CONNECTIONS's default: above the few PHP workers a CiviCRM host runs (docs/operations.md). */
 export const DEFAULT_MAX_CONNECTIONS = 8;
 
 /** CRM_MAX_ANSWER_BYTES's default: far above any answer the service asks for. */
