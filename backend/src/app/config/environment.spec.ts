@@ -1,5 +1,7 @@
 import { loadAppConfig } from './app-config';
 import { ConfigurationError, validateEnvironment } from './environment';
+import { SECRET_SETTINGS } from './secret-strength';
+import { SETTINGS } from './settings';
 
 const live = { CRM_BASE_URL: 'https://crm.example.org/', CRM_API_KEY: 'key-123' };
 
@@ -251,6 +253,63 @@ describe('configuration', () => {
       expect(problemsOf({ ...production, UPLOAD_RECEIPT_KEY: `${sound.ADMIN_KEY}-receipts-2026` })).toEqual([
         'UPLOAD_RECEIPT_KEY contains ADMIN_KEY: knowing one must not give the other',
       ]);
+    });
+
+    describe('STAFF_LINK_KEY, like every signing key', () => {
+      const staffLinkKey = 'Wq4Rz8Tn1Yb6Hc3Jv9Kd2Mf7Lp5Sx0Ga';
+
+      it('takes a generated key', () => {
+        expect(problemsOf({ ...production, STAFF_LINK_KEY: staffLinkKey })).toEqual([]);
+      });
+
+      it.each([
+        [
+          'a template in angle brackets',
+          '<a long random string of 32 chars>',
+          /STAFF_LINK_KEY is a placeholder/,
+        ],
+        ['a change-me key', 'change-me-change-me-change-me-1234', /STAFF_LINK_KEY is a placeholder/],
+        [
+          '32 times the same character',
+          'a'.repeat(32),
+          /STAFF_LINK_KEY uses fewer than 8 different characters/,
+        ],
+      ])('refuses %s', (_case, value, problem) => {
+        expect(problemsOf({ ...production, STAFF_LINK_KEY: value })).toEqual([
+          expect.stringMatching(problem),
+        ]);
+      });
+
+      it.each([
+        ['STAFF_REPORT_KEY', `${sound.STAFF_REPORT_KEY}${sound.STAFF_REPORT_KEY}`],
+        ['UPLOAD_RECEIPT_KEY', sound.UPLOAD_RECEIPT_KEY],
+        ['FILE_LINK_KEY', 'Fk7Lm2Nq9Rs4Tu1Vw8Xy3Za6Bc0De5Gh'],
+        ['CRM_API_KEY', 'Ck3Dm8En2Fo7Gp1Hq6Ir0Js5Kt9Lu4Mv'],
+      ])('refuses a copy of %s', (other, value) => {
+        const problems = problemsOf({ ...production, [other]: value, STAFF_LINK_KEY: value });
+        expect(problems).toEqual([expect.stringMatching(new RegExp(`must differ from|contains`))]);
+        expect(problems[0]).toContain('STAFF_LINK_KEY');
+        expect(problems[0]).toContain(other);
+      });
+    });
+
+    it('holds every key or password among the settings to these rules, including any added later', () => {
+      expect(SECRET_SETTINGS).toEqual(
+        expect.arrayContaining([
+          'CRM_API_KEY',
+          'CRM_SITE_KEY',
+          'CRM_BASIC_AUTH_PASSWORD',
+          'STAFF_REPORT_KEY',
+          'ADMIN_KEY',
+          'UPLOAD_RECEIPT_KEY',
+          'STAFF_LINK_KEY',
+          'FILE_LINK_KEY',
+        ]),
+      );
+      const secretLooking = SETTINGS.map((setting) => setting.name).filter((name) =>
+        /KEY|PASSWORD|SECRET|TOKEN/.test(name),
+      );
+      expect([...SECRET_SETTINGS].sort()).toEqual([...secretLooking].sort());
     });
 
     it('refuses none of this outside production, where tests and stub mode use readable keys', () => {

@@ -3,17 +3,19 @@
  * problem names the setting, so an administrator knows which value to replace. Outside
  * production the tests and stub mode run with short, readable keys, so nothing is refused there.
  */
+import { SETTINGS } from './settings';
 
-/** The settings that guard something; each must be unlike the others. */
-export const SECRET_SETTINGS = [
-  'CRM_API_KEY',
-  'CRM_SITE_KEY',
-  'CRM_BASIC_AUTH_PASSWORD',
-  'STAFF_REPORT_KEY',
-  'ADMIN_KEY',
-  'UPLOAD_RECEIPT_KEY',
-  'FILE_LINK_KEY',
-] as const;
+/**
+ * A setting is a secret by its name: a key or a password. One rule rather than a list, so a key
+ * added to SETTINGS later (a signing key, a previous key kept for rotation) is held to the same
+ * strength and distinctness checks without anyone remembering to list it.
+ */
+const SECRET_NAME = /(^|_)(KEY|PASSWORD|SECRET)(_|$)/;
+
+/** The settings that guard something, in SETTINGS' order; each must be unlike the others. */
+export const SECRET_SETTINGS: readonly string[] = SETTINGS.map((setting) => setting.name).filter((name) =>
+  SECRET_NAME.test(name),
+);
 
 /** CiviCRM makes no rule for API keys; one a person could guess in a day is no key. */
 export const CRM_API_KEY_MIN_LENGTH = 16;
