@@ -291,6 +291,18 @@ describe('production hardening (live mode against the CRM emulator)', () => {
       ]);
     });
 
+    it('cuts a long path in its log line, keeping the start and the full length', async () => {
+      const longPath = `/api/${'x'.repeat(15_316)}`;
+      expect(longPath.length).toBe(15_321);
+      await logged.get(longPath, { 'X-Request-Id': 'long-path-1' });
+      const lines = await linesOf('long-path-1');
+      const http = lines.find((line) => line.context === 'HTTP');
+      expect((http?.message as { path: string }).path).toBe(`${longPath.slice(0, 200)}…(15321 chars)`);
+      // Whatever the request's address, what it writes to the log stays small.
+      const written = logged.logs.filter((chunk) => chunk.includes('"long-path-1"')).join('');
+      expect(written.length).toBeLessThan(2_000);
+    });
+
     it('tags every line written while a request is handled with its id', async () => {
       logged.emulator.injectFault({ kind: 'http500' });
       await logged.get('/api/health/ready', { 'X-Request-Id': 'ready-check-1' });

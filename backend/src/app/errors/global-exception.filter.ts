@@ -16,6 +16,7 @@ import {
 import type { Request, Response } from 'express';
 import { CrmError } from '../crm/crm-errors';
 import { AppError, INTERNAL_ERROR_MESSAGE, RATE_LIMITED_MESSAGE } from './app-error';
+import { loggablePath } from '../logging/request-logging.middleware';
 
 /**
  * Codes for HttpExceptions that carry none of their own. The service's own 401s say which
@@ -82,7 +83,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof CrmError) {
       this.logger.warn(
-        `${request.method} ${request.path}: ${exception.message}` +
+        `${request.method} ${loggablePath(request.path)}: ${exception.message}` +
           (exception.fix ? ` (fix: ${exception.fix})` : ''),
       );
       return crmErrorBody(exception);
@@ -92,7 +93,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     if (isBodyParserError(exception)) return bodyParserErrorBody(exception);
     this.logger.error(
-      `${request.method} ${request.path}: unexpected ${describe(exception)}`,
+      `${request.method} ${loggablePath(request.path)}: unexpected ${describe(exception)}`,
       exception instanceof Error ? exception.stack : undefined,
     );
     return {

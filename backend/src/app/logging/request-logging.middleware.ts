@@ -39,12 +39,25 @@ export function requestLogging(options: { logRequests: boolean }) {
   };
 }
 
+/** Longer paths are cut in log lines; the service's own routes are all far shorter. */
+export const LOGGED_PATH_MAX_CHARS = 200;
+
+/**
+ * A path as log lines hold it: its start and, when cut, its full length. The client chooses the
+ * path, so without a bound one request could write a log line as long as the server lets an
+ * address be (docs/operations.md, "Logs").
+ */
+export function loggablePath(path: string): string {
+  if (path.length <= LOGGED_PATH_MAX_CHARS) return path;
+  return `${path.slice(0, LOGGED_PATH_MAX_CHARS)}…(${path.length} chars)`;
+}
+
 function logEntry(request: Request, response: Response, started: bigint): RequestLogEntry {
   const durationMs = Number((process.hrtime.bigint() - started) / 1_000n) / 1000;
   return {
     method: request.method,
     // originalUrl keeps the path as the client sent it, before any router rewrote it.
-    path: request.originalUrl.split('?', 1)[0] ?? '/',
+    path: loggablePath(request.originalUrl.split('?', 1)[0] ?? '/'),
     status: response.statusCode,
     durationMs,
     ...(response.writableFinished ? {} : { aborted: true }),
