@@ -14,6 +14,16 @@ class PersonalLinks {
   public const RELATIONSHIP = 'Primary Contact';
 
   /**
+   * A personal link's lifetime, in hours (docs/organizer-guide.md, "Personal links in
+   * mailings"): 7 days by default, as CiviCRM's own {contact.checksum}, long enough for an owner
+   * who reads mail weekly, short enough that an old or forwarded message stops opening the form;
+   * never more than 30 days and never unlimited.
+   */
+  public const DEFAULT_LINK_HOURS = 168;
+
+  public const MAX_LINK_HOURS = 720;
+
+  /**
    * The organizations each contact is the active 'Primary Contact' of, side read from the
    * relationship type the way the service does (an Individual only on side B: the person is B).
    *
@@ -59,9 +69,7 @@ class PersonalLinks {
     if ($base === NULL) {
       return NULL;
     }
-    $hours = (int) \Civi::settings()->get('checkin_middleware_link_hours');
-    // generateChecksum reads an empty lifetime as "the site's default"; 'inf' is its "never".
-    $checksum = \CRM_Contact_BAO_Contact_Utils::generateChecksum($contactId, NULL, $hours > 0 ? $hours : 'inf');
+    $checksum = \CRM_Contact_BAO_Contact_Utils::generateChecksum($contactId, NULL, self::linkHours());
     $query = ['contactId' => $contactId];
     if (count($organizationIds) === 1) {
       $query['orgId'] = (int) reset($organizationIds);
@@ -72,6 +80,23 @@ class PersonalLinks {
       'form_url' => "$base/?$query",
       'report_url' => "$base/report?$query",
     ];
+  }
+
+  /**
+   * The lifetime setting within 1..MAX_LINK_HOURS, whatever is stored: a value saved before the
+   * bound existed (0 once meant "never expires") gives the default.
+   */
+  public static function linkHours(): int {
+    $hours = (int) \Civi::settings()->get('checkin_middleware_link_hours');
+    return ($hours >= 1 && $hours <= self::MAX_LINK_HOURS) ? $hours : self::DEFAULT_LINK_HOURS;
+  }
+
+  /** The lifetime setting's `validate_callback`: whole hours, 1 to MAX_LINK_HOURS. */
+  public static function validateLinkHours(&$value, array $spec): bool {
+    if (!is_numeric($value) || (int) $value != $value || (int) $value < 1 || (int) $value > self::MAX_LINK_HOURS) {
+      throw new \CRM_Core_Exception(sprintf('checkin_middleware_link_hours must be a whole number of hours from 1 to %d', self::MAX_LINK_HOURS));
+    }
+    return TRUE;
   }
 
   /** The service's public address without a trailing slash, NULL when not set. */

@@ -19,7 +19,7 @@ class StaffLink {
   public const PERMISSION = 'open check-in staff report';
 
   /** The key must be long enough to be a secret; the service holds the same minimum. */
-  public const MIN_KEY_LENGTH = 32;
+  public const MIN_KEY_LENGTH = SigningKeys::MIN_LENGTH;
 
   public const MAX_MINUTES = 60;
 
@@ -29,10 +29,11 @@ class StaffLink {
     return "$payload.$signature";
   }
 
-  /** The configured key, NULL when missing or too short to be used. */
+  public const KEY_SETTING = 'checkin_middleware_staff_link_key';
+
+  /** The configured key, NULL when missing or when it breaks the signing-key rules (SigningKeys). */
   public static function key(): ?string {
-    $key = (string) \Civi::settings()->get('checkin_middleware_staff_link_key');
-    return strlen($key) >= self::MIN_KEY_LENGTH ? $key : NULL;
+    return SigningKeys::usable(self::KEY_SETTING);
   }
 
   /** Minutes a link works, within 1..MAX_MINUTES whatever the setting says. */

@@ -43,9 +43,26 @@ class Tokens extends AutoSubscriber {
     }
   }
 
+  /**
+   * What a preview or a render for someone else shows in place of a link (docs/organizer-guide.md,
+   * "Personal links in mailings").
+   */
+  public const PLACEHOLDER = [
+    'form_url' => '[check-in form link: made when the message is sent]',
+    'report_url' => '[check-in report link: made when the message is sent]',
+  ];
+
+  /**
+   * A real link opens the owner's form as the owner, so one is made only for an active Primary
+   * Contact of a co-op, and only when the message goes to that person (a CiviMail job or a
+   * scheduled reminder) or the acting user may edit that contact anyway. Everything else that
+   * merges tokens (Mailing.preview, WorkflowMessage.render, MessageTemplate previews, a single
+   * email from staff who may only view the contact) gets the placeholder.
+   */
   public function evaluateTokens(TokenValueEvent $event): void {
+    $processor = $event->getTokenProcessor();
     $wanted = array_intersect(
-      $event->getTokenProcessor()->getMessageTokens()[self::ENTITY] ?? [],
+      $processor->getMessageTokens()[self::ENTITY] ?? [],
       array_keys(self::tokenLabels())
     );
     if (!$wanted) {
@@ -60,13 +77,50 @@ class Tokens extends AutoSubscriber {
     $organizations = PersonalLinks::primaryContactOrganizations($contactIds);
     foreach ($event->getRows() as $row) {
       $contactId = (int) ($row->context['contactId'] ?? 0);
-      $links = $contactId ? PersonalLinks::forContact($contactId, $organizations[$contactId] ?? []) : NULL;
+      if ($contactId && !self::linkAllowed($processor->context, $row->context, $contactId)) {
+        $values = self::PLACEHOLDER;
+      }
+      else {
+        // No contact (an anonymous preview), a contact who owns no co-op, or no service address:
+        // an empty value, never a link that cannot work.
+        $values = ($contactId && !empty($organizations[$contactId]))
+          ? PersonalLinks::forContact($contactId, $organizations[$contactId])
+          : NULL;
+      }
       foreach ($wanted as $field) {
-        // No contact (an anonymous preview) or no service address: an empty value, never a
-        // link that cannot work.
-        $row->format('text/plain')->tokens(self::ENTITY, $field, $links[$field] ?? '');
+        $row->format('text/plain')->tokens(self::ENTITY, $field, $values[$field] ?? '');
       }
     }
+  }
+
+  /**
+   * @param array $processorContext the token processor's context (who merges: `controller`)
+   * @param array $rowContext the recipient's context
+   */
+  public static function linkAllowed(array $processorContext, array $rowContext, int $contactId): bool {
+    return self::isSendingTo($processorContext, $rowContext)
+      || \CRM_Contact_BAO_Contact_Permission::allow($contactId, \CRM_Core_Permission::EDIT);
+  }
+
+  /**
+   * A message being sent to the row's contact: a CiviMail job that exists (Mailing.preview
+   * composes with an unsaved job, whose id is empty) or a scheduled reminder run by cron.
+   */
+  private static function isSendingTo(array $processorContext, array $rowContext): bool {
+    $controller = (string) ($processorContext['controller'] ?? '');
+    if ($controller !== '' && is_a($controller, 'Civi\\FlexMailer\\Listener\\DefaultComposer', TRUE)) {
+      $jobId = (int) ($rowContext['mailingJobId'] ?? 0);
+      $mailingId = (int) ($processorContext['mailingId'] ?? 0);
+      if ($jobId <= 0 || $mailingId <= 0) {
+        return FALSE;
+      }
+      // One query per job, not per recipient of a large mailing.
+      return \Civi::$statics[__CLASS__]['jobs']["$jobId:$mailingId"] ??= (bool) \CRM_Core_DAO::singleValueQuery(
+        'SELECT id FROM civicrm_mailing_job WHERE id = %1 AND mailing_id = %2',
+        [1 => [$jobId, 'Positive'], 2 => [$mailingId, 'Positive']]
+      );
+    }
+    return $controller === 'CRM_Core_BAO_ActionSchedule' && !empty($rowContext['actionSearchResult']);
   }
 
 }

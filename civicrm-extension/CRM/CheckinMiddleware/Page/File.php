@@ -29,7 +29,9 @@ class CRM_CheckinMiddleware_Page_File extends CRM_Core_Page {
 
   public function run() {
     $id = $_GET['id'] ?? NULL;
-    if (!is_string($id) || !preg_match('/^[1-9][0-9]{0,9}$/', $id)) {
+    // \z, not $: PCRE's $ also matches before a final newline, and "3\n" read as 3 would let one
+    // signed link answer under many addresses.
+    if (!is_string($id) || !preg_match('/^[1-9][0-9]{0,9}\z/', $id)) {
       $this->refuse(400, 'BAD_FILE_ID', 'id must be a positive whole number');
     }
     $this->checkSignature((int) $id, $_GET['expires'] ?? NULL, $_GET['signature'] ?? NULL);

@@ -4,16 +4,20 @@ use Civi\CheckinMiddleware\PersonalLinks;
 use Civi\CheckinMiddleware\StaffLink;
 
 /**
- * civicrm/checkin-staff-report?cid=ORG: sends a member of staff holding "open check-in staff
- * report" (the menu checks it) to that organization's staff report in the service, with a
- * freshly signed short-lived token in place of the shared staff key. Who opened which report is
- * written to CiviCRM's log; the token never is.
+ * civicrm/checkin-staff-report?cid=ORG: sends a member of staff holding "access CiviCRM" and
+ * "open check-in staff report" (the menu checks both) who may see that organization in CiviCRM
+ * (CiviCRM's own contact permission check: "view all contacts", ACLs, relationships) to its staff
+ * report in the service, with a freshly signed short-lived token in place of the shared staff key.
+ * An organization the user may not see and an id that is no organization get the same answer, so
+ * the route tells nothing about contacts the user cannot see. Who opened which report is written
+ * to CiviCRM's log; the token never is.
  */
 class CRM_CheckinMiddleware_Page_StaffReport extends CRM_Core_Page {
 
   public function run() {
     $cid = $_GET['cid'] ?? NULL;
-    if (!is_string($cid) || !preg_match('/^[1-9][0-9]{0,9}$/', $cid)) {
+    // \z, not $: "3\n" is not an id.
+    if (!is_string($cid) || !preg_match('/^[1-9][0-9]{0,9}\z/', $cid)) {
       $this->refuse(400, 'cid must be the id of an organization');
     }
     $organizationId = (int) $cid;
@@ -21,14 +25,19 @@ class CRM_CheckinMiddleware_Page_StaffReport extends CRM_Core_Page {
     if (!$staffContactId) {
       $this->refuse(403, 'Log in to CiviCRM to open a staff report');
     }
+    // The menu asks for both already; a menu rebuilt from an older copy of this extension would not.
+    if (!CRM_Core_Permission::check(['access CiviCRM', StaffLink::PERMISSION])) {
+      $this->refuse(403, 'Opening a staff report needs the permissions "access CiviCRM" and "' . StaffLink::PERMISSION . '"');
+    }
     $organization = \Civi\Api4\Contact::get(FALSE)
       ->addSelect('id', 'contact_type')
       ->addWhere('id', '=', $organizationId)
       ->addWhere('is_deleted', '=', FALSE)
       ->execute()
       ->first();
-    if (!$organization || $organization['contact_type'] !== 'Organization') {
-      $this->refuse(404, 'No organization has this id');
+    if (!$organization || $organization['contact_type'] !== 'Organization'
+      || !CRM_Contact_BAO_Contact_Permission::allow($organizationId, CRM_Core_Permission::VIEW)) {
+      $this->refuse(404, 'No organization you may see has this id');
     }
     $serviceUrl = PersonalLinks::serviceUrl();
     $key = StaffLink::key();
