@@ -4,7 +4,7 @@ namespace Civi\CheckinMiddleware;
 
 /**
  * The extension's signing keys and the rules a value must meet to be one, the same rules the
- * service applies to its keys in production (README.md, "Signing keys"; the service's
+ * service applies to its keys in production (docs/decisions.md, "Secrets production refuses"; the service's
  * backend/src/app/config/secret-strength.ts).
  *
  * One list: every setting of settings/checkin_middleware.setting.php whose name ends in `_key`
