@@ -391,10 +391,15 @@ describeReal(`links and keys held to CiviCRM's permissions (${site?.target ?? 'n
       });
       expect(sent.status).toBe(200);
       expect(sent.json['is_error']).toBeFalsy();
-      const body = fromQuotedPrintable(
-        sql(`SELECT body FROM civicrm_mailing_spool WHERE id > ${before} ORDER BY id DESC LIMIT 1`),
-      );
-      const [formLink] = linksIn(body, service.url);
+      const [headers, body] = sql(
+        `SELECT TO_BASE64(headers), TO_BASE64(body) FROM civicrm_mailing_spool WHERE id > ${before} ORDER BY id DESC LIMIT 1`,
+      )
+        .trim()
+        .split('\t')
+        .map((column) => Buffer.from(column.replace(/\\n|\s/g, ''), 'base64').toString('utf8'));
+      const text = /quoted-printable/i.test(headers ?? '') ? fromQuotedPrintable(body ?? '') : (body ?? '');
+      expect(headers).toContain(`ada.${coopA.personId}@example.org`);
+      const [formLink] = linksIn(text, service.url);
       expect(formLink?.searchParams.get('cid')).toBe(String(coopA.personId));
       expect(formLink?.searchParams.get('orgId')).toBe(String(coopA.orgId));
       expect(formLink?.searchParams.get('cs')).toMatch(/_168$/);

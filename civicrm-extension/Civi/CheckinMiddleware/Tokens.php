@@ -95,9 +95,9 @@ class Tokens extends AutoSubscriber {
 
   /**
    * @param array $processorContext the token processor's context (who merges: `controller`)
-   * @param array $rowContext the recipient's context
+   * @param array|\ArrayAccess $rowContext the recipient's context (a TokenRowContext)
    */
-  public static function linkAllowed(array $processorContext, array $rowContext, int $contactId): bool {
+  public static function linkAllowed(array $processorContext, $rowContext, int $contactId): bool {
     return self::isSendingTo($processorContext, $rowContext)
       || \CRM_Contact_BAO_Contact_Permission::allow($contactId, \CRM_Core_Permission::EDIT);
   }
@@ -106,7 +106,7 @@ class Tokens extends AutoSubscriber {
    * A message being sent to the row's contact: a CiviMail job that exists (Mailing.preview
    * composes with an unsaved job, whose id is empty) or a scheduled reminder run by cron.
    */
-  private static function isSendingTo(array $processorContext, array $rowContext): bool {
+  private static function isSendingTo(array $processorContext, $rowContext): bool {
     $controller = (string) ($processorContext['controller'] ?? '');
     if ($controller !== '' && is_a($controller, 'Civi\\FlexMailer\\Listener\\DefaultComposer', TRUE)) {
       $jobId = (int) ($rowContext['mailingJobId'] ?? 0);
