@@ -69,4 +69,27 @@ return [
     'is_contact' => 0,
     'description' => 'How long the staff report stays open after "Check-in staff report" is clicked (1 to 60); afterwards the page asks for the staff key or a new click.',
   ],
+  // Rotation with overlap of the file-link key (docs/rotating-secrets.md).
+  'checkin_middleware_file_link_key_previous' => [
+    'name' => 'checkin_middleware_file_link_key_previous',
+    'type' => 'String',
+    'html_type' => 'password',
+    'default' => '',
+    'add' => '1.2',
+    'title' => 'Check-in file links: previous signing key',
+    'is_domain' => 1,
+    'is_contact' => 0,
+    'description' => 'While the file-link key is rotated: the key it replaced. Links it signed still open until the instant in checkin_middleware_file_link_key_previous_until, never after it.',
+  ],
+  'checkin_middleware_file_link_key_previous_until' => [
+    'name' => 'checkin_middleware_file_link_key_previous_until',
+    'type' => 'String',
+    'html_type' => 'text',
+    'default' => '',
+    'add' => '1.2',
+    'title' => 'Check-in file links: previous key accepted until',
+    'is_domain' => 1,
+    'is_contact' => 0,
+    'description' => 'An instant with its offset, e.g. 2026-11-30T18:00:00Z (13 hours after the service signs with the new key covers every link it signed before). Empty: the previous key opens nothing.',
+  ],
 ];
