@@ -92,4 +92,16 @@ return [
     'is_contact' => 0,
     'description' => 'An instant with its offset, e.g. 2026-11-30T18:00:00Z (13 hours after the service signs with the new key covers every link it signed before). Empty: the previous key opens nothing.',
   ],
+  // Kept by the upgrader across a disable and enable (CRM_CheckinMiddleware_Upgrader).
+  'checkin_middleware_staff_report_roles' => [
+    'name' => 'checkin_middleware_staff_report_roles',
+    'type' => 'Array',
+    'html_type' => 'text',
+    'default' => [],
+    'add' => '1.2',
+    'title' => 'Check-in staff report: roles to give the permission back to',
+    'is_domain' => 1,
+    'is_contact' => 0,
+    'description' => 'Recorded when the extension is disabled (CiviCRM then removes "open check-in staff report" from every role); the roles named get it back when it is enabled again.',
+  ],
 ];
