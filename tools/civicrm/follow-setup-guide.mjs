@@ -13,11 +13,14 @@
  *
  * The values come from the environment, named as in the guide's step 0 with a GUIDE_ prefix:
  * GUIDE_CIVICRM_URL, GUIDE_CIVICRM_ADMIN_KEY, GUIDE_CIVICRM_SITE_DIR, GUIDE_CHECKIN_URL,
- * GUIDE_CHECKIN_PORT. The guide's blocks read nothing else.
+ * GUIDE_CHECKIN_PORT. The guide's blocks read nothing else. Three have defaults (DEFAULTS):
+ * GUIDE_CHECKIN_ENV_FILE, the settings file outside the checkout, is `<DIR>.env` beside the
+ * folder the guide runs in (settingsFileOf), and the organizer is 'Olu Organizer' (a value
+ * with a space, as the guide's quoting must carry it).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -89,10 +92,28 @@ function shellQuote(value) {
   return `'${String(value).replace(/'/g, `'\\''`)}'`;
 }
 
-function valuesFromEnvironment(markdown) {
+/** The settings file the guide writes when it runs in `dir`: beside it, outside the checkout. */
+export function settingsFileOf(dir) {
+  return `${resolve(dir)}.env`;
+}
+
+/** Values step 0 names that a run need not be given. */
+function defaults(dir) {
+  return {
+    CHECKIN_ENV_FILE: dir ? settingsFileOf(dir) : undefined,
+    ORGANIZER_NAME: 'Olu Organizer',
+    ORGANIZER_EMAIL: 'olu@example.org',
+  };
+}
+
+function valuesFromEnvironment(markdown, dir) {
   const [variables] = extractBlocks(markdown).filter((block) => block.kind === 'variables');
+  const fallback = defaults(dir);
   return Object.fromEntries(
-    variableNames(variables ?? { code: '' }).map((name) => [name, process.env[`GUIDE_${name}`]]),
+    variableNames(variables ?? { code: '' }).map((name) => [
+      name,
+      process.env[`GUIDE_${name}`] ?? fallback[name],
+    ]),
   );
 }
 
@@ -106,7 +127,7 @@ function main(argv) {
   }
   if (argv[0] === '--run' && argv[1]) {
     const part = argv.includes('--until-stop') ? 'until-stop' : argv.includes('--stop') ? 'stop' : 'all';
-    const script = guideScript(markdown, valuesFromEnvironment(markdown), part);
+    const script = guideScript(markdown, valuesFromEnvironment(markdown, argv[1]), part);
     const run = spawnSync('bash', ['-c', script], { cwd: argv[1], stdio: 'inherit' });
     return run.status ?? 1;
   }
