@@ -1,7 +1,7 @@
 import type { StaffReportPayload } from '@checkin/contract';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { adminClient, download, fixture, logIn, seedCoop, siteFromEnvironment } from './civicrm-site';
 
 /**

@@ -68,13 +68,14 @@ export class MetricsService implements CrmCallObserver {
   private selfCheck: () => Promise<readonly SelfCheckFinding[]> | readonly SelfCheckFinding[] = () => [];
 
   constructor() {
-    const service = this;
+    const waiting = () => this.crmWaiting();
+    const findings = () => this.selfCheck();
     new Gauge({
       name: 'checkin_crm_calls_waiting',
       help: 'Calls to CiviCRM waiting for a free connection now',
       registers: [this.registry],
       collect() {
-        this.set(service.crmWaiting());
+        this.set(waiting());
       },
     });
     new Gauge({
@@ -84,9 +85,9 @@ export class MetricsService implements CrmCallObserver {
       registers: [this.registry],
       async collect() {
         this.reset();
-        const findings = await service.selfCheck();
-        this.set({ code: 'all' }, findings.length);
-        for (const { code } of findings) this.inc({ code });
+        const found = await findings();
+        this.set({ code: 'all' }, found.length);
+        for (const { code } of found) this.inc({ code });
       },
     });
     new Gauge({
