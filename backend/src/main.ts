@@ -6,6 +6,7 @@ import { ConfigurationError } from './app/config/environment';
 import { createApp } from './app/bootstrap';
 import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from './app/crm/in-memory/demo-data';
 import { DeploymentCheck, type DeploymentReport } from './app/health/deployment-check';
+import { listeningLine } from './app/release';
 
 /** Set by the webpack build (backend/webpack.config.js); absent when run from source. */
 declare const CHECKIN_BUILD_KIND: string | undefined;
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     }
   }
   await app.listen(config.port);
-  logger.log(`Listening on ${config.publicBaseUrl} (${config.environment}, ${BUILD_KIND} build)`);
+  logger.log(listeningLine(config.publicBaseUrl, config.environment, BUILD_KIND));
   if (config.production && BUILD_KIND !== 'production') {
     // Tests run such bundles in production mode on purpose; a deployment should not.
     logger.warn(

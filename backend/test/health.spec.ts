@@ -18,9 +18,12 @@ import {
   REVERSED_PERSON_ID,
   STAGE_OPTION_GROUP,
 } from '../src/app/crm/in-memory/demo-data';
+import { SERVICE_VERSION } from '../src/app/release';
 import { startTestApp, TEST_ADMIN_KEY, TEST_API_KEY, type TestApp } from './support/test-app';
 
 const UP = { status: 'up' };
+/** The release that answers (docs/releasing.md). */
+const SERVICE = { status: 'up', version: SERVICE_VERSION };
 const STAGES = DEMO_STAGES.map(({ rank, value, label }) => ({ rank, value, label }));
 
 describe('health routes (live mode against the CRM emulator)', () => {
@@ -230,6 +233,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
           ],
           problems: [],
         },
+        service: SERVICE,
       };
       expect(await response.json()).toEqual({ status: 'ok', info: details, error: {}, details });
       const calls = test.emulator.calls.map((call) => `${call.entity}.${call.action}`).sort();
@@ -320,6 +324,7 @@ describe('health routes (live mode against the CRM emulator)', () => {
         'customGroups',
         'deployment',
         'primaryContactType',
+        'service',
         'stageOptions',
       ]);
       const diagnostic = body.error['contactRelationships'];
@@ -466,9 +471,9 @@ describe('health routes (live mode against the CRM emulator)', () => {
       // The deployment self-check answers from its report at start; an outage is the crm check's.
       expect(await response.json()).toEqual({
         status: 'error',
-        info: { deployment: expect.objectContaining({ status: 'up' }) },
+        info: { deployment: expect.objectContaining({ status: 'up' }), service: SERVICE },
         error,
-        details: { ...error, deployment: expect.objectContaining({ status: 'up' }) },
+        details: { ...error, deployment: expect.objectContaining({ status: 'up' }), service: SERVICE },
       });
     });
 

@@ -210,7 +210,7 @@ describe('production start', () => {
       expect(start.output).toMatch(
         /EXTENSION_MISSING \(install and enable the CiviCRM extension 'checkin_middleware' \(docs\/civicrm-setup.md, step 2\)\)/,
       );
-      expect(start.output).not.toContain('Listening on');
+      expect(start.output).not.toContain('listening on');
     } finally {
       await emulator.stop();
     }

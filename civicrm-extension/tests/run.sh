@@ -268,6 +268,32 @@ fetch "$UNATTACHED_ID" "$JAR"
 DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
 check "route refuses a file no organization or activity holds, signed or not (404)" test "$STATUS" = 404
 
+# --- rotation with overlap (docs/rotating-secrets.md): the previous key until its instant --------
+NEW_FILE_LINK_KEY=checkin-ext-test-file-link-key-rotated-0123456789
+signed_query() { # signed_query <id> <key>: a link an hour ahead signed with <key>
+  local expires=$(($(date +%s) + 3600))
+  printf 'id=%s&expires=%s&signature=%s' "$1" "$expires" \
+    "$(printf 'checkin-file:%s:%s' "$1" "$expires" | openssl dgst -sha256 -hmac "$2" | awk '{print $NF}')"
+}
+rotate_file_link_key() { # rotate_file_link_key <until>: new key current, the test key previous until <until>
+  api4 Setting set "$(jq -cn --arg k "$NEW_FILE_LINK_KEY" --arg p "$FILE_LINK_KEY" --arg u "$1" \
+    '{values:{checkin_middleware_file_link_key:$k,checkin_middleware_file_link_key_previous:$p,checkin_middleware_file_link_key_previous_until:$u}}')"
+}
+rotate_file_link_key "$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)"
+fetch "$PDF_ID" "$JAR" "$(signed_query "$PDF_ID" "$FILE_LINK_KEY")"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "rotated key: a link the previous key signed opens until its instant" test "$STATUS" = 200
+fetch "$PDF_ID" "$JAR" "$(signed_query "$PDF_ID" "$NEW_FILE_LINK_KEY")"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "rotated key: a link the new key signed opens" test "$STATUS" = 200
+rotate_file_link_key "$(date -u -d '-1 minute' +%Y-%m-%dT%H:%M:%SZ)"
+fetch "$PDF_ID" "$JAR" "$(signed_query "$PDF_ID" "$FILE_LINK_KEY")"
+DETAIL="HTTP $STATUS $(head -c 200 "$WORK/body")"
+check "rotated key: after the instant the previous key's link is refused (403 LINK_NOT_SIGNED)" \
+  eval '[ "$STATUS" = 403 ] && jq -e ".code == \"LINK_NOT_SIGNED\"" "$WORK/body" >/dev/null'
+api4 Setting set "$(jq -cn --arg k "$FILE_LINK_KEY" \
+  '{values:{checkin_middleware_file_link_key:$k,checkin_middleware_file_link_key_previous:"",checkin_middleware_file_link_key_previous_until:""}}')"
+
 # --- a user without "access uploaded files" (Standalone users and roles) -------------------------
 # Its role holds only what an API user needs to call the API: "access AJAX API" and
 # "authenticate with api key" (the test instances use authx's `perm` guard).

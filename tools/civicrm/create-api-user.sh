@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Creates (or updates) the check-in service's API user on a CiviCRM *Standalone* site, for tests:
 # a role holding exactly the permissions in api-user-permissions.txt (plus, on CiviCRM 5.x,
-# api-user-permissions-5.81.txt), a contact carrying the API key, and a Standalone user tied to both. Idempotent: running it again resets the role's
-# permissions and the key.
+# api-user-permissions-5.81.txt), a contact carrying the API key, and a Standalone user tied to both.
+# Idempotent: running it again resets the role's permissions and keeps the user's working key.
 #
-#   CIVICRM_URL=http://127.0.0.1:8400 CIVICRM_API_KEY=<administrator key> API_USER_KEY=<new key> \
-#     tools/civicrm/create-api-user.sh
+#   CIVICRM_URL=http://127.0.0.1:8400 CIVICRM_API_KEY=<administrator key> API_USER_KEY=<key> \
+#     tools/civicrm/create-api-user.sh [--rotate]
+#
+# API_USER_KEY is the key of a new user. A user who has a key already keeps it: API_USER_KEY must
+# then be that key (the service's CRM_API_KEY; docs/civicrm-setup.md reads it from the settings
+# file), or the run fixes the role and stops with status 3 without touching the key, so the
+# running service goes on working. --rotate (or API_USER_ROTATE=1) replaces the key with
+# API_USER_KEY (docs/rotating-secrets.md, "CRM_API_KEY").
 #
 # Optional: API_USER_NAME (default checkin-api), API_USER_ROLE (default checkin_api),
 # API_USER_PERMISSIONS (comma-separated; replaces the documented list, for experiments),
@@ -15,6 +21,14 @@
 # Drupal, WordPress and Backdrop sites create the user and role in the CMS instead
 # (docs/civicrm-setup.md); the permissions are the same.
 set -euo pipefail
+
+rotate=${API_USER_ROTATE:-0}
+for arg in "$@"; do
+  case $arg in
+    --rotate) rotate=1 ;;
+    *) echo "create-api-user.sh: unknown argument $arg (only --rotate)" >&2; exit 2 ;;
+  esac
+done
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 url=${CIVICRM_URL:?set CIVICRM_URL}
@@ -75,8 +89,15 @@ if [ -z "$contact_id" ]; then
   contact_id=$(api4 Contact create "$(jq -cn --arg k "$user_key" \
     '{values:{contact_type:"Individual",first_name:"Check-in",last_name:"Service API",api_key:$k}}')" | jq -r '.[0].id')
 else
-  api4 Contact update "$(jq -cn --arg id "$contact_id" --arg k "$user_key" \
-    '{where:[["id","=",$id]],values:{api_key:$k}}')" >/dev/null
+  current_key=$(api4 Contact get "$(jq -cn --arg id "$contact_id" '{select:["api_key"],where:[["id","=",$id]]}')" \
+    | jq -r '.[0].api_key // empty')
+  if [ -n "$current_key" ] && [ "$current_key" != "$user_key" ] && [ "$rotate" != 1 ]; then
+    key_kept=1
+  elif [ "$current_key" != "$user_key" ]; then
+    api4 Contact update "$(jq -cn --arg id "$contact_id" --arg k "$user_key" \
+      '{where:[["id","=",$id]],values:{api_key:$k}}')" >/dev/null
+    [ -n "$current_key" ] && echo "API user '$user_name': key replaced (--rotate)"
+  fi
 fi
 # No password: the user signs in with its API key only (5.81 would also want actorPassword).
 if [ -z "$user_id" ]; then
@@ -87,7 +108,14 @@ else
     '{where:[["id","=",$id]],values:{roles:[$r],is_active:true}}')" >/dev/null
 fi
 
-# The new key must work: one read as the new user.
+if [ "${key_kept:-0}" = 1 ]; then
+  echo "create-api-user.sh: role '$role_name' updated; the API user '$user_name' keeps its key, which is not API_USER_KEY." >&2
+  echo "  Set API_USER_KEY to the key the service uses (CRM_API_KEY in its settings file), or pass --rotate to replace it" >&2
+  echo "  (then give the service the new key at once: docs/rotating-secrets.md, \"CRM_API_KEY\")." >&2
+  exit 3
+fi
+
+# The key must work: one read as the user.
 if [ "${API_USER_CHECK:-1}" = 0 ]; then
   echo "API user '$user_name': contact $contact_id, user $user_id, role '$role_name' ($role_id) (sign-in not checked)"
   exit 0

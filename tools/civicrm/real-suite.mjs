@@ -558,6 +558,33 @@ if (!existsSync(civicrmSh)) {
   }
 }
 
+// ── The upgrade run (tools/civicrm/upgrade-run.mjs, docs/upgrading.md): release 0.1.0 set up by
+// its guide on its own CiviCRM 6.14, upgraded to this tree, data, links and settings checked. Its
+// build of this tree is restored from the guide copy's Nx cache (the production build above).
+// Runs with the full matrix, or with --only=upgrade.
+if (existsSync(civicrmSh) && (!only || only.includes('upgrade'))) {
+  const cache = guideCopy ? [`--nx-cache=${join(guideCopy, '.nx', 'cache')}`] : [];
+  const upgrade = run(
+    process.execPath,
+    [join(root, 'tools', 'civicrm', 'upgrade-run.mjs'), ...cache],
+    {},
+    {
+      capture: true,
+      timeoutMs: 1_800_000,
+    },
+  );
+  process.stdout.write(upgrade.stdout + upgrade.stderr);
+  const counted = /^(\d+) passed, (\d+) failed$/m.exec(upgrade.stdout);
+  totals.passed += Number(counted?.[1] ?? 0);
+  totals.failed += counted ? Number(counted[2]) : 1;
+  lines.push(
+    ...(upgrade.stdout
+      .split('── upgrade run')[1]
+      ?.split('\n')
+      .filter((line) => /^(ok|FAIL|skip)/.test(line)) ?? ['FAIL upgrade run: no summary']),
+  );
+}
+
 // The guide's copy holds only what its commands built (node_modules is hard-linked).
 if (guideCopy && !keep) rmSync(guideCopy, { recursive: true, force: true });
 

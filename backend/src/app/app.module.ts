@@ -12,6 +12,7 @@ import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReadsThrottlerGuard, throttlerOptions } from './rate-limit/reads-throttler.guard';
 import { RedisConnection } from './rate-limit/redis-connection';
+import { MetricsModule } from './metrics/metrics.module';
 import { ReportModule } from './report/report.module';
 import { StaffReportModule } from './staff-report/staff-report.module';
 import { UploadModule } from './upload/upload.module';
@@ -19,6 +20,7 @@ import { UploadModule } from './upload/upload.module';
 @Module({
   imports: [
     RateLimitModule,
+    MetricsModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitModule],
       inject: [APP_CONFIG, RedisConnection],

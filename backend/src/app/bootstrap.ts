@@ -13,6 +13,8 @@ import type { AppConfig } from './config/app-config';
 import { GlobalExceptionFilter } from './errors/global-exception.filter';
 import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
+import { metricsMiddleware } from './metrics/metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 import { compressAnswers } from './static-files/content-encoding';
 import { pageReadLimiter } from './rate-limit/reads-throttler.guard';
 import { renderedPageData } from './static-files/page-data';
@@ -54,6 +56,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
   app.use(requestLogging({ logRequests: config.logRequests }));
+  app.use(metricsMiddleware(app.get(MetricsService)));
   // Headers before the body parser: its refusals (400, 413, 415) are answers like any other.
   app.use(headers);
   app.use('/api', noStore);

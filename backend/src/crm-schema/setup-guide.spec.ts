@@ -56,7 +56,7 @@ describe("docs/civicrm-setup.md's commands (tools/civicrm/follow-setup-guide.mjs
       'npm run build',
       'npm run crm:schema -- --apply',
       'tools/civicrm/create-api-user.sh',
-      'cat > checkin.env',
+      '> "$CHECKIN_ENV_FILE.new"',
       'node tools/build/start-production.mjs',
       '/api/health/ready',
       'entity=Job&action=execute',

@@ -1,7 +1,7 @@
 import type { StaffReportPayload } from '@checkin/contract';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { adminClient, download, fixture, logIn, seedCoop, siteFromEnvironment } from './civicrm-site';
 
 /**
@@ -15,11 +15,11 @@ const serviceDir = process.env['GUIDE_SERVICE_DIR'];
 const site = siteFromEnvironment();
 const describeGuide = serviceDir && site ? describe : describe.skip;
 
-/** `NAME=value` lines of the settings file the guide wrote (values without quotes). */
+/** `NAME='value'` lines of the settings file the guide wrote (docs/civicrm-setup.md, step 6). */
 function settingsFile(path: string): Record<string, string> {
   const settings: Record<string, string> = {};
   for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    const match = /^([A-Z_]+)='(.*)'$/.exec(line.trim());
     if (match?.[1]) settings[match[1]] = match[2] ?? '';
   }
   return settings;
@@ -27,7 +27,10 @@ function settingsFile(path: string): Record<string, string> {
 
 describeGuide(`the service set up by following docs/civicrm-setup.md (${site?.target ?? ''})`, () => {
   it('serves an owner check-in with an upload, and staff download the file from the staff report', async () => {
-    const settings = settingsFile(join(serviceDir ?? '', 'checkin.env'));
+    // Outside the checkout, beside it (tools/civicrm/follow-setup-guide.mjs, settingsFileOf).
+    const settings = settingsFile(`${resolve(serviceDir ?? '')}.env`);
+    expect(settings['ORGANIZER_NAME']).toBe('Olu Organizer');
+    expect(settings['STAFF_LINK_KEY']?.length).toBeGreaterThanOrEqual(32);
     const serviceUrl = `http://127.0.0.1:${settings['PORT']}`;
     const real = {
       url: site?.url ?? '',

@@ -12,7 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type AppError, Errors } from '../errors/app-error';
 import { RateLimitService, type SecretKind } from '../rate-limit/rate-limit.service';
 import { clientAddress } from './owner-access.guard';
-import { looksLikeStaffLink, verifyStaffLink } from './staff-link-token';
+import { looksLikeStaffLink, verifyStaffLinkWithRotation } from './staff-link-token';
 
 /**
  * Compares a presented key with the configured one in constant time. Both sides are hashed
@@ -89,7 +89,12 @@ export function secretKeyGuard(name: string, spec: SecretKeySpec): Type<KeyGuard
  */
 function staffLinkAccepted(presented: string, request: Request, config: AppConfig, logger: Logger): boolean {
   if (!config.staffLinkKey || !looksLikeStaffLink(presented)) return false;
-  const verdict = verifyStaffLink(presented, config.staffLinkKey, new Date());
+  const verdict = verifyStaffLinkWithRotation(
+    presented,
+    config.staffLinkKey,
+    config.staffLinkPreviousKey,
+    new Date(),
+  );
   const asked = request.query['orgId'];
   // Only digits reach the log: the query is the caller's text.
   const orgId = typeof asked === 'string' && /^\d{1,15}$/.test(asked.trim()) ? asked.trim() : undefined;

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type PreviousKey, verifyingKeys } from '../config/key-rotation';
 
 /**
  * The staff link token the CiviCRM extension signs when a member of staff opens a co-op's staff
@@ -61,4 +62,23 @@ export function verifyStaffLink(token: string, key: string, now: Date): StaffLin
     return { accepted: false, reason: 'too-long-lived' };
   }
   return { accepted: true, claims };
+}
+
+/**
+ * verifyStaffLink with rotation (docs/rotating-secrets.md): a token the extension signed with
+ * STAFF_LINK_KEY_PREVIOUS is accepted until STAFF_LINK_KEY_PREVIOUS_UNTIL, then refused as a bad
+ * signature. A token's own expiry applies whichever key signed it.
+ */
+export function verifyStaffLinkWithRotation(
+  token: string,
+  current: string,
+  previous: PreviousKey | undefined,
+  now: Date,
+): StaffLinkVerdict {
+  let verdict: StaffLinkVerdict = { accepted: false, reason: 'malformed' };
+  for (const key of verifyingKeys(current, previous, now)) {
+    verdict = verifyStaffLink(token, key, now);
+    if (verdict.accepted || verdict.reason !== 'bad-signature') return verdict;
+  }
+  return verdict;
 }

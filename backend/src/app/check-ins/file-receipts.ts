@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { verifyingKeys } from '../config/key-rotation';
 
 /** What a receipt vouches for: this person uploaded this file for this field of this organization. */
 export interface ReceiptSubject {
@@ -48,13 +49,23 @@ export class FileReceipts {
     // The text is compared, not its decoding: base64url decoding ignores a last character's
     // spare bits, so several spellings decode to the same MAC, and only the issued one is valid.
     const presented = Buffer.from(match[2] ?? '');
-    const expected = Buffer.from(this.mac(subject, expires).toString('base64url'));
-    const authentic = presented.byteLength === expected.byteLength && timingSafeEqual(presented, expected);
+    // While UPLOAD_RECEIPT_KEY is rotated, receipts of the previous key count until its instant.
+    const { receiptKey, receiptPreviousKey } = this.config.uploads;
+    const authentic = verifyingKeys(receiptKey, receiptPreviousKey, new Date(nowSeconds * 1000)).some(
+      (key) => {
+        const expected = Buffer.from(this.mac(subject, expires, key).toString('base64url'));
+        return presented.byteLength === expected.byteLength && timingSafeEqual(presented, expected);
+      },
+    );
     return authentic && expires >= nowSeconds;
   }
 
-  private mac({ contactId, orgId, field, fileId }: ReceiptSubject, expires: number): Buffer {
-    return createHmac('sha256', this.config.uploads.receiptKey)
+  private mac(
+    { contactId, orgId, field, fileId }: ReceiptSubject,
+    expires: number,
+    key = this.config.uploads.receiptKey,
+  ): Buffer {
+    return createHmac('sha256', key)
       .update([RECEIPT_VERSION, contactId, orgId, field, fileId, expires].join('\u0000'))
       .digest();
   }

@@ -3,6 +3,7 @@ import { getConfigToken } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { validateEnvironment } from './environment';
+import { previousKey } from './key-rotation';
 
 /** The CRM's connection settings, or null in stub mode. */
 export interface CrmConnection {
@@ -73,9 +74,13 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     adminKey: env.ADMIN_KEY ?? (stubMode ? STUB_STAFF_KEY : undefined),
     /** Shared with the CiviCRM extension; staff link tokens are refused without it (docs/organizer-guide.md). */
     staffLinkKey: env.STAFF_LINK_KEY,
+    /** STAFF_LINK_KEY_PREVIOUS while rotating (config/key-rotation.ts). */
+    staffLinkPreviousKey: previousKey(env.STAFF_LINK_KEY_PREVIOUS, env.STAFF_LINK_KEY_PREVIOUS_UNTIL),
     uploads: {
       /** Production sets it; elsewhere a random key per process (receipts do not outlive it). */
       receiptKey: env.UPLOAD_RECEIPT_KEY ?? randomBytes(32).toString('base64url'),
+      /** UPLOAD_RECEIPT_KEY_PREVIOUS while rotating (config/key-rotation.ts). */
+      receiptPreviousKey: previousKey(env.UPLOAD_RECEIPT_KEY_PREVIOUS, env.UPLOAD_RECEIPT_KEY_PREVIOUS_UNTIL),
       maxInFlight: env.UPLOAD_MAX_IN_FLIGHT,
       deadlineMs: env.UPLOAD_DEADLINE_MS,
       minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND,

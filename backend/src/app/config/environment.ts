@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { previousKeyProblems } from './key-rotation';
 import { secretProblems } from './secret-strength';
 import { type Environment, REQUIRED_CRM_SETTINGS, SETTINGS } from './settings';
 
@@ -34,6 +35,7 @@ export function validateEnvironment(raw: Record<string, string | undefined>): En
     Object.values(error.constraints ?? {}),
   );
   problems.push(...crmSettingProblems(env));
+  problems.push(...previousKeyProblems(env as unknown as Record<string, unknown>));
   if (problems.length > 0) throw new ConfigurationError(problems);
   return env;
 }

@@ -355,6 +355,32 @@ export const SETTINGS = [
         'after the CRM answered the staff report’s APIv3 Attachment.get with an error, how long to go straight to File.get (0: ask every time; docs/decisions.md, "Attachment lookup")',
     },
   ),
+  // Rotation with overlap (config/key-rotation.ts, docs/rotating-secrets.md): each key being
+  // replaced, accepted when verifying until its instant.
+  text(
+    'STAFF_LINK_KEY_PREVIOUS',
+    [IsString(), MinLength(32, { message: 'STAFF_LINK_KEY_PREVIOUS must be at least 32 characters' })],
+    {
+      meaning:
+        'while rotating `STAFF_LINK_KEY`: the key it replaces, still accepted for staff links until `STAFF_LINK_KEY_PREVIOUS_UNTIL` (docs/rotating-secrets.md)',
+    },
+  ),
+  text('STAFF_LINK_KEY_PREVIOUS_UNTIL', [IsString()], {
+    meaning:
+      'the instant (ISO 8601 with offset, e.g. `2026-11-30T18:00:00Z`, at most 7 days ahead) from which `STAFF_LINK_KEY_PREVIOUS` is refused',
+  }),
+  text(
+    'UPLOAD_RECEIPT_KEY_PREVIOUS',
+    [IsString(), MinLength(32, { message: 'UPLOAD_RECEIPT_KEY_PREVIOUS must be at least 32 characters' })],
+    {
+      meaning:
+        'while rotating `UPLOAD_RECEIPT_KEY`: the key it replaces, still accepted for file receipts until `UPLOAD_RECEIPT_KEY_PREVIOUS_UNTIL` (docs/rotating-secrets.md)',
+    },
+  ),
+  text('UPLOAD_RECEIPT_KEY_PREVIOUS_UNTIL', [IsString()], {
+    meaning:
+      'the instant (ISO 8601 with offset, at most 7 days ahead) from which `UPLOAD_RECEIPT_KEY_PREVIOUS` is refused',
+  }),
 ] as const satisfies readonly SettingDefinition[];
 
 type Setting = (typeof SETTINGS)[number];

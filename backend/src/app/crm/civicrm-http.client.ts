@@ -1,6 +1,7 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
+import type { CrmCallObserver } from './crm-call-observer';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Call, Api4CallResult, Api4Params, CrmClient, CrmRow } from './crm-client';
 import { CrmCallBatcher } from './crm-call-batcher';
@@ -46,7 +47,11 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     (calls) => this.batch(calls),
   );
 
-  constructor(private readonly connection: CrmConnection) {
+  constructor(
+    private readonly connection: CrmConnection,
+    /** Metrics (crm-call-observer.ts); the schema installer has none. */
+    private readonly observer?: CrmCallObserver,
+  ) {
     this.fileBaseUrl = connection.baseUrl;
     this.urls = new CiviCrmUrls(connection);
     this.headers = authenticationHeaders(connection);
@@ -61,6 +66,15 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       bodyTimeout: connection.timeoutMs,
       keepAliveTimeout: 10_000,
     });
+    observer?.watchCrmConnections(() => this.callsWaitingForConnection());
+  }
+
+  /** Calls not yet sent because every connection is busy (undici's pool statistics). */
+  private callsWaitingForConnection(): number {
+    return Object.values(this.pool.stats).reduce(
+      (sum, stats) => sum + ('pending' in stats ? stats.pending : 0),
+      0,
+    );
   }
 
   /** Idempotent: an application may be shut down by a signal and closed again. */
@@ -185,6 +199,10 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     perCallAnswers = false,
   ): Promise<unknown> {
     const started = performance.now();
+    let outcome = 'ok';
+    if (this.observer && this.callsWaitingForConnection() + this.callsRunning() >= this.maxConnections) {
+      this.observer.crmConnectionWaited();
+    }
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.connection.timeoutMs);
     try {
@@ -217,10 +235,12 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       }
     } catch (error) {
       if (error instanceof CrmError) {
+        outcome = error.failure;
         this.logger.warn(error.message);
         throw error;
       }
       const failure: CrmFailure = deadline.signal.aborted || isTimeout(error) ? 'timeout' : 'unreachable';
+      outcome = failure;
       const crmError = new CrmError(
         failure,
         call,
@@ -230,7 +250,19 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
       throw crmError;
     } finally {
       clearTimeout(timer);
+      this.observer?.crmCallFinished(call, (performance.now() - started) / 1000, outcome);
     }
+  }
+
+  private get maxConnections(): number {
+    return this.connection.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  }
+
+  private callsRunning(): number {
+    return Object.values(this.pool.stats).reduce(
+      (sum, stats) => sum + ('running' in stats ? stats.running : 0),
+      0,
+    );
   }
 
   /** The body as text, refusing (and dropping the connection of) an answer over the cap. */

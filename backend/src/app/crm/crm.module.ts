@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { CiviCrmHttpClient } from './civicrm-http.client';
 import { CrmCheckInsGateway } from './check-ins.gateway';
 import { CrmContactsGateway } from './contacts.gateway';
@@ -21,10 +22,10 @@ import { CrmSiteGateway } from './site.gateway';
   providers: [
     {
       provide: CRM_CLIENT,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): CrmClient =>
+      inject: [APP_CONFIG, MetricsService],
+      useFactory: (config: AppConfig, metrics: MetricsService): CrmClient =>
         config.crm
-          ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm), config.crm.customGroups)
+          ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm, metrics), config.crm.customGroups)
           : new InMemoryCrmClient(createDemoModel()),
     },
     SiteMetadataCache,

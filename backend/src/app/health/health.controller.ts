@@ -15,6 +15,7 @@ import { ReadyProbeLimitGuard } from './ready-probe-limit.guard';
 import { DiagnosticsQuery } from './diagnostics.query';
 import { HealthCheckFailureFilter } from './health-check-failure.filter';
 import { RedisHealthIndicator } from './redis.health';
+import { SERVICE_VERSION } from '../release';
 
 /**
  * docs/decisions.md, "Health". `live`: the process answers (no CRM call, so a CRM outage never restarts it).
@@ -67,6 +68,8 @@ export class HealthController {
       () => this.diagnostics.stageOptions(),
       () => this.diagnostics.primaryContactType(),
       ...(contactId === undefined ? [] : [() => this.diagnostics.contactRelationships(contactId)]),
+      // The release that answers (docs/releasing.md): `details.service.version`.
+      () => ({ service: { status: 'up', version: SERVICE_VERSION } }),
     ]);
   }
 

@@ -84,6 +84,8 @@ export function secretValues(config: AppConfig): string[] {
     config.stubMode ? undefined : config.adminKey,
     config.staffLinkKey,
     config.uploads.receiptKey,
+    config.staffLinkPreviousKey?.key,
+    config.uploads.receiptPreviousKey?.key,
     redisPassword(config.rateLimits.redisUrl),
   ];
   return values

@@ -196,7 +196,8 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     if ((request.method !== 'GET' && request.method !== 'HEAD') || index === undefined) return next();
     const queryStart = request.url.indexOf('?');
     const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-    if (pathname === '/api' || pathname.startsWith('/api/')) return next();
+    // /metrics is the metrics controller's (metrics/metrics.controller.ts), not a page.
+    if (pathname === '/api' || pathname.startsWith('/api/') || pathname === '/metrics') return next();
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);

@@ -21,6 +21,10 @@ class CRM_CheckinMiddleware_Page_File extends CRM_Core_Page {
 
   public const KEY_SETTING = 'checkin_middleware_file_link_key';
 
+  public const PREVIOUS_KEY_SETTING = 'checkin_middleware_file_link_key_previous';
+
+  public const PREVIOUS_UNTIL_SETTING = 'checkin_middleware_file_link_key_previous_until';
+
   /**
    * Types a browser may show in place; anything else downloads, so an uploaded HTML or SVG file
    * can never run as a page of the CiviCRM site.
@@ -79,12 +83,33 @@ class CRM_CheckinMiddleware_Page_File extends CRM_Core_Page {
     if (!is_string($expires) || !preg_match('/^[0-9]{1,12}$/', $expires) || !is_string($signature) || !preg_match('/^[0-9a-f]{64}$/', $signature)) {
       $this->refuse(403, 'LINK_NOT_SIGNED', 'Open files through the links of the staff report');
     }
-    if (!hash_equals(hash_hmac('sha256', self::signedMessage($fileId, (int) $expires), $key), $signature)) {
+    $keys = array_merge([$key], self::previousKeys());
+    $signed = FALSE;
+    foreach ($keys as $candidate) {
+      $signed = $signed || hash_equals(hash_hmac('sha256', self::signedMessage($fileId, (int) $expires), $candidate), $signature);
+    }
+    if (!$signed) {
       $this->refuse(403, 'LINK_NOT_SIGNED', 'Open files through the links of the staff report');
     }
     if ((int) $expires < time()) {
       $this->refuse(403, 'LINK_EXPIRED', 'This link has expired: open the staff report again');
     }
+  }
+
+  /**
+   * While the key is rotated (docs/rotating-secrets.md): the key it replaced
+   * (checkin_middleware_file_link_key_previous), accepted until the instant in
+   * checkin_middleware_file_link_key_previous_until and never after it; none without that instant.
+   *
+   * @return string[]
+   */
+  public static function previousKeys(?int $now = NULL): array {
+    $previous = (string) (\Civi::settings()->get(self::PREVIOUS_KEY_SETTING) ?? '');
+    $until = strtotime((string) (\Civi::settings()->get(self::PREVIOUS_UNTIL_SETTING) ?? ''));
+    if (strlen($previous) < 32 || $until === FALSE || ($now ?? time()) >= $until) {
+      return [];
+    }
+    return [$previous];
   }
 
   /**
