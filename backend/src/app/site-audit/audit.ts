@@ -89,7 +89,10 @@ export async function auditSite(
   memory: AuditMemory,
 ): Promise<SiteAudit> {
   const crm = config.crm;
-  const customGroups = crm?.customGroups ?? { activity: ACTIVITY_CUSTOM_GROUP, contact: CONTACT_CUSTOM_GROUP };
+  const customGroups = crm?.customGroups ?? {
+    activity: ACTIVITY_CUSTOM_GROUP,
+    contact: CONTACT_CUSTOM_GROUP,
+  };
   const report: SiteAudit = {
     checkedAt: new Date().toISOString(),
     civicrmVersion: null,
@@ -212,7 +215,11 @@ async function linkKeys(reads: SiteReads, report: SiteAudit, config: AppConfig):
  * The roles holding *open check-in staff report*, as the extension lists them (null: the CMS
  * gives no list). Named only when staff links are in use (STAFF_LINK_KEY set).
  */
-function staffPermission(row: Record<string, unknown> | undefined, report: SiteAudit, config: AppConfig): void {
+function staffPermission(
+  row: Record<string, unknown> | undefined,
+  report: SiteAudit,
+  config: AppConfig,
+): void {
   const roles = row?.['staff_permission_roles'];
   if (!config.staffLinkKey || !Array.isArray(roles)) return;
   if (roles.length === 0) report.problems.push(words.staffPermissionUngranted());

@@ -101,7 +101,9 @@ export function customGroupMissing(
   nearMatches: ReadonlyArray<{ name: string; why: string }>,
 ): SiteFinding & { diagnosticsLine: string } {
   const create = 'create the schema: npm run crm:schema -- --apply (docs/civicrm-setup.md)';
-  const pointAt = nearMatches.map((match) => `'${match.name}' (${match.why}): set ${group.setting}=${match.name}`);
+  const pointAt = nearMatches.map(
+    (match) => `'${match.name}' (${match.why}): set ${group.setting}=${match.name}`,
+  );
   const advice =
     nearMatches.length === 0
       ? ''
@@ -305,6 +307,6 @@ export function listensOnAllInterfaces(port: number): SiteFinding {
     { setting: 'HOST' },
     `The service listens on every interface (port ${port}) although TRUST_PROXY_HOPS says it sits behind a proxy: ` +
       'anyone who reaches the port directly bypasses the proxy and its TLS. Fix: set HOST=127.0.0.1 (or the ' +
-      "address the proxy connects to).",
+      'address the proxy connects to).',
   );
 }

@@ -239,7 +239,7 @@ export class CiviCrmModel implements FieldContext {
       case 'info':
         return [
           {
-            extension_version: CHECKIN_EXTENSION_VERSION,
+            ...(this.extensionVersion === null ? {} : { extension_version: this.extensionVersion }),
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
             default_currency: this.settings.value('defaultCurrency'),
@@ -272,9 +272,13 @@ export class CiviCrmModel implements FieldContext {
    */
   staffPermissionRoles: string[] = ['staff'];
 
+  /** What info.xml of the imitated extension says; null imitates a release that reports none. */
+  extensionVersion: string | null = CHECKIN_EXTENSION_VERSION;
+
   /** Civi/Api4/Action/CheckinMiddleware/VerifyKeys.php: HMAC-SHA256 hex of the message, per key. */
   private verifyLinkKeys(message: unknown, signatures: unknown): CrmRow {
-    if (typeof message !== 'string' || message === '') fail('Parameter "message" is required.');
+    if (typeof message !== 'string' || !message.startsWith('checkin-middleware key probe\n'))
+      fail('The message is not a key probe.');
     if (!isPlainObject(signatures)) fail('Parameter "signatures" must be an object.');
     const keys = this.extensionLinkKeys;
     return Object.fromEntries(
@@ -282,7 +286,9 @@ export class CiviCrmModel implements FieldContext {
         if (keys === null) return [name, 'match'];
         const key = keys[name as 'FILE_LINK_KEY'] ?? '';
         if (key.length < 32) return [name, 'unset'];
-        const expected = createHmac('sha256', key).update(message as string, 'utf8').digest('hex');
+        const expected = createHmac('sha256', key)
+          .update(message as string, 'utf8')
+          .digest('hex');
         return [name, signature === expected ? 'match' : 'differs'];
       }),
     );
