@@ -273,7 +273,7 @@ async function fileAccess(reads: SiteReads, report: SiteAudit): Promise<void> {
 
 /**
  * 5.x signs no file links itself: staff links need the extension's route, which the service
- * uses, signed, whenever FILE_LINK_KEY is set (docs/decisions.md, "Staff file links"), or a route the
+ * uses, signed, whenever FILE_LINK_KEY is set (docs/decisions.md, "Staff file links, signed"), or a route the
  * administrator named in CRM_FILE_ROUTE. Only with neither do links fail.
  */
 function fileLinks(report: SiteAudit, config: AppConfig): void {
