@@ -181,6 +181,27 @@ describeReal(`drift named at once on a real CiviCRM (${site?.target ?? 'none con
     expect((await health(service)).problems).toEqual([]);
   });
 
+  it('refuses a wrong custom group name naming the group the installer created', async () => {
+    const actual = real.groups.activity;
+    // The other spelling of the same name: with or without the doubled underscore CiviCRM munges away.
+    const wrong = actual.includes('__')
+      ? actual.replace('__', '_')
+      : actual.replace('_organizing', '__organizing');
+    const misnamed = await start({ CRM_ACTIVITY_CUSTOM_GROUP: wrong });
+    const { status, problems } = await health(misnamed);
+    expect(status).toBe(503);
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        code: 'CUSTOM_GROUP_MISSING',
+        setting: 'CRM_ACTIVITY_CUSTOM_GROUP',
+        fatal: true,
+        message: expect.stringContaining(
+          `Fix: set CRM_ACTIVITY_CUSTOM_GROUP=${actual}, or create the schema`,
+        ),
+      }),
+    );
+  });
+
   it('names the extension when it is disabled, and readiness takes the service out', async () => {
     const holders = await staffRoles();
     try {
