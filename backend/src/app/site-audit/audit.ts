@@ -148,13 +148,7 @@ async function extension(
   report.civicrmVersion = typeof row?.['civicrm_version'] === 'string' ? row['civicrm_version'] : null;
   const outdated = version === null || compareVersions(version, REQUIRED_EXTENSION_VERSION) < 0;
   if (outdated) {
-    report.problems.push(
-      words.extensionOutdated(
-        version,
-        REQUIRED_EXTENSION_VERSION,
-        "reports the API user's permissions and checks the link keys",
-      ),
-    );
+    report.problems.push(words.extensionOutdated(version, REQUIRED_EXTENSION_VERSION));
   }
   permissionsOf(row, report, config);
   if (!outdated) await linkKeys(reads, report, config);
@@ -203,7 +197,11 @@ async function linkKeys(reads: SiteReads, report: SiteAudit, config: AppConfig):
   } catch (error) {
     if (error instanceof CrmError && error.failure === 'rejected') {
       report.problems.push(
-        words.extensionOutdated(report.extensionVersion, REQUIRED_EXTENSION_VERSION, 'checks the link keys'),
+        words.extensionOutdated(
+          report.extensionVersion,
+          REQUIRED_EXTENSION_VERSION,
+          'CheckinMiddleware.verifyKeys',
+        ),
       );
     } else {
       report.problems.push(checkFailed('the link keys', error));
@@ -246,12 +244,8 @@ async function customGroupsOf(reads: SiteReads, report: SiteAudit): Promise<void
           name: String(match['name']),
           why: nearMatchReason(group, match),
         }));
-    const { diagnosticsLine: _line, ...problem } = words.customGroupMissing(
-      group,
-      row ? 'is disabled' : 'does not exist',
-      nearMatches,
-    );
-    report.problems.push(problem);
+    const { finding } = words.customGroupMissing(group, row ? 'is disabled' : 'does not exist', nearMatches);
+    report.problems.push(finding);
   }
   const ids = found.map((row) => row['id']);
   if (ids.length === 0) return;

@@ -76,17 +76,25 @@ export function extensionMissing(): SiteFinding {
   );
 }
 
-/** `version` null: the extension did not say (older than every release that does). */
-export function extensionOutdated(version: string | null, required: string, lacks: string): SiteFinding {
+/**
+ * The extension is older than the service needs: `version` below `required`, null (it did not
+ * say), or `missing` names the API it lacks although its version says otherwise.
+ */
+export function extensionOutdated(version: string | null, required: string, missing?: string): SiteFinding {
+  const state =
+    missing !== undefined
+      ? `version ${version ?? 'unknown'} but has no ${missing}, which this service needs`
+      : version === null
+        ? `of a version that does not report itself; this service expects ${required} or later`
+        : `version ${version}; this service expects ${required} or later`;
   return finding(
     'EXTENSION_OUTDATED',
     'drift',
     {
       action: `upgrade the CiviCRM extension 'checkin_middleware' to ${required} (civicrm-extension/ of this repository)`,
     },
-    `The check-in extension is ${version === null ? 'of a version that does not report itself' : `version ${version}`}; ` +
-      `this service expects ${required} or later, which ${lacks}. Fix: upgrade the extension from civicrm-extension/ ` +
-      'of this repository (docs/civicrm-setup.md, step 2), then reload this page.',
+    `The check-in extension is ${state}: the link keys and the staff permission go unchecked. Fix: install the ` +
+      'extension of this repository over it (docs/civicrm-setup.md, step 2); GET /api/health then checks again.',
   );
 }
 
@@ -99,7 +107,7 @@ export function customGroupMissing(
   group: { name: string; setting: string },
   state: 'is disabled' | 'does not exist',
   nearMatches: ReadonlyArray<{ name: string; why: string }>,
-): SiteFinding & { diagnosticsLine: string } {
+): { finding: SiteFinding; diagnosticsLine: string } {
   const create = 'create the schema: npm run crm:schema -- --apply (docs/civicrm-setup.md)';
   const pointAt = nearMatches.map(
     (match) => `'${match.name}' (${match.why}): set ${group.setting}=${match.name}`,
@@ -115,7 +123,7 @@ export function customGroupMissing(
         ? `set ${group.setting}=${nearMatches[0]?.name ?? ''}, or ${create}`
         : `set ${group.setting} to the name \`npm run crm:schema\` prints, or ${create}`;
   return {
-    ...finding(
+    finding: finding(
       'CUSTOM_GROUP_MISSING',
       'refuses-start',
       { setting: group.setting },
