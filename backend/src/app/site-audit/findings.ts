@@ -207,18 +207,20 @@ export const LINK_KEYS = {
   FILE_LINK_KEY: {
     extensionSetting: 'checkin_middleware_file_link_key',
     breaks: 'every staff file link is refused',
+    guide: 'docs/civicrm-setup.md, step 6',
   },
   STAFF_LINK_KEY: {
     extensionSetting: 'checkin_middleware_staff_link_key',
     breaks:
       'every "Check-in staff report" link from a contact record is refused (staff read "That staff key was not accepted")',
+    guide: 'docs/civicrm-setup.md, "Organizer tools in CiviCRM"',
   },
 } as const;
 
 export type LinkKeySetting = keyof typeof LINK_KEYS;
 
 export function linkKeyDiffers(setting: LinkKeySetting, extensionHas: 'differs' | 'unset'): SiteFinding {
-  const { extensionSetting, breaks } = LINK_KEYS[setting];
+  const { extensionSetting, breaks, guide } = LINK_KEYS[setting];
   const state =
     extensionHas === 'unset'
       ? `is set here, but the extension's setting ${extensionSetting} is empty (or shorter than 32 characters)`
@@ -228,8 +230,8 @@ export function linkKeyDiffers(setting: LinkKeySetting, extensionHas: 'differs' 
     'drift',
     { setting },
     `${setting} ${state}: ${breaks}. Fix: set the same value in both: ${setting} in the service's settings ` +
-      `(then restart it) and ${extensionSetting} in CiviCRM (cv api4 Setting.set +v ${extensionSetting}=…; ` +
-      'docs/civicrm-setup.md, step 6).',
+      `(then restart it) and ${extensionSetting} in CiviCRM (APIv4 Setting.set, or ` +
+      `cv api4 Setting.set +v ${extensionSetting}=…; ${guide}).`,
   );
 }
 
@@ -243,7 +245,7 @@ export function staffPermissionUngranted(): SiteFinding {
     { permission: STAFF_PERMISSION },
     `No CiviCRM role holds the permission 'CiviCRM: ${STAFF_PERMISSION}' (disabling and re-enabling the extension removes ` +
       'it): no staff member sees "Check-in staff report" on a co-op\'s record, and STAFF_LINK_KEY is unused. ' +
-      `Fix: give the staff role the permission 'CiviCRM: ${STAFF_PERMISSION}' (docs/civicrm-setup.md, "Staff report from the contact record").`,
+      `Fix: give the staff role the permission 'CiviCRM: ${STAFF_PERMISSION}' (docs/civicrm-setup.md, "Organizer tools in CiviCRM").`,
   );
 }
 

@@ -6,7 +6,7 @@ import { listensOnAllInterfaces, publicUrlNotHttps } from './findings';
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
- * The safe defaults of a production deployment (docs/civicrm-setup.md, "Behind a proxy"): owner
+ * The safe defaults of a production deployment (docs/civicrm-setup.md, "In front of the service"): owner
  * links over https, and a service behind a proxy listening only where the proxy connects.
  */
 export function auditSettings(config: AppConfig): SiteFinding[] {
