@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   }
-  await app.listen(config.port);
+  await (config.host ? app.listen(config.port, config.host) : app.listen(config.port));
   logger.log(listeningLine(config.publicBaseUrl, config.environment, BUILD_KIND));
   if (config.production && BUILD_KIND !== 'production') {
     // Tests run such bundles in production mode on purpose; a deployment should not.

@@ -209,8 +209,8 @@ describe('health routes (live mode against the CRM emulator)', () => {
       label_a_b: FORM_CONTACT_RELATIONSHIP,
       name_b_a: 'Has Primary Contact',
       label_b_a: 'Has Primary Contact',
-      contact_type_a: 'Individual',
-      contact_type_b: 'Organization',
+      contactTypeA: 'Individual',
+      contactTypeB: 'Organization',
       is_active: true,
     });
 
@@ -390,8 +390,8 @@ describe('health routes (live mode against the CRM emulator)', () => {
             label_a_b: NEAR_MATCH_RELATIONSHIP,
             name_b_a: 'Primary Contact is',
             label_b_a: 'Primary Contact is',
-            contact_type_a: 'Individual',
-            contact_type_b: 'Organization',
+            contactTypeA: 'Individual',
+            contactTypeB: 'Organization',
             is_active: true,
           },
         ],

@@ -215,4 +215,25 @@ describe('production start', () => {
       await emulator.stop();
     }
   }, 20_000);
+
+  it('refuses to start with a plain http:// PUBLIC_BASE_URL on a host that is not loopback, naming the setting', async () => {
+    const emulator = await CiviCrmEmulator.start({ apiKey: API_KEY, model: createDemoModel() });
+    try {
+      const env = {
+        ...productionEnv(emulator.baseUrl, frontendDist),
+        PUBLIC_BASE_URL: 'http://checkin.example.org',
+      };
+      const start = await runService(env, 15_000);
+      expect(start.code).toBe(1);
+      expect(start.output).toContain(
+        'Refusing to start: the deployment self-check found 1 problem(s) to fix first:',
+      );
+      expect(start.output).toMatch(
+        /PUBLIC_URL_NOT_HTTPS \(PUBLIC_BASE_URL\): PUBLIC_BASE_URL \(http:\/\/checkin\.example\.org\) is plain http:\/\//,
+      );
+      expect(start.output).not.toContain('Listening on');
+    } finally {
+      await emulator.stop();
+    }
+  }, 20_000);
 });

@@ -46,13 +46,14 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
 
   beforeAll(async () => {
     crm = adminClient(real);
-    service = await bootService(serviceSettings(real));
-    coop = await seedCoop(crm, real.target);
-    cookie = await logIn(real);
-    // The extension serves files only through links signed with the key the service holds.
+    // The extension serves files only through links signed with the key the service holds; set
+    // before the service starts, whose self-check compares the two keys.
     const [current] = await crm.api4('Setting', 'get', { select: ['checkin_middleware_file_link_key'] });
     siteFileLinkKey = current?.['value'] ?? '';
     await crm.api4('Setting', 'set', { values: { checkin_middleware_file_link_key: TEST_FILE_LINK_KEY } });
+    service = await bootService(serviceSettings(real));
+    coop = await seedCoop(crm, real.target);
+    cookie = await logIn(real);
   });
 
   afterAll(async () => {

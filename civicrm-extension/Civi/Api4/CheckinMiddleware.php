@@ -19,6 +19,15 @@ class CheckinMiddleware extends Generic\AbstractEntity {
       ->setCheckPermissions($checkPermissions);
   }
 
+  /**
+   * @param bool $checkPermissions
+   * @return Action\CheckinMiddleware\VerifyKeys
+   */
+  public static function verifyKeys($checkPermissions = TRUE) {
+    return (new Action\CheckinMiddleware\VerifyKeys(__CLASS__, __FUNCTION__))
+      ->setCheckPermissions($checkPermissions);
+  }
+
   public static function getFields($checkPermissions = TRUE) {
     return (new Generic\BasicGetFieldsAction(__CLASS__, __FUNCTION__, function () {
       return [
@@ -38,6 +47,8 @@ class CheckinMiddleware extends Generic\AbstractEntity {
       'meta' => [['access CiviCRM', 'access AJAX API']],
       'default' => ['administer CiviCRM'],
       'info' => [['access CiviCRM', 'access AJAX API']],
+      // Answers only whether a signature of a probe message verifies: no key, nothing a link can use.
+      'verifyKeys' => [['access CiviCRM', 'access AJAX API']],
     ];
   }
 

@@ -66,6 +66,8 @@ export function loadAppConfig(raw: Record<string, string | undefined> = process.
     environment: env.NODE_ENV,
     production: env.NODE_ENV === 'production',
     port: env.PORT,
+    /** Where to listen; undefined: every interface. */
+    host: env.HOST,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     stubMode,
     crm,

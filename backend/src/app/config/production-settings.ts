@@ -10,6 +10,7 @@ import { renderSettingsTable } from './settings-table';
 export const PRODUCTION_SETTINGS: ReadonlyArray<{ name: string; required: boolean }> = [
   { name: 'NODE_ENV', required: true },
   { name: 'PORT', required: false },
+  { name: 'HOST', required: false },
   { name: 'PUBLIC_BASE_URL', required: true },
   { name: 'CRM_BASE_URL', required: true },
   { name: 'CRM_API_KEY', required: true },

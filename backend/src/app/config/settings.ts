@@ -97,6 +97,12 @@ export const SETTINGS = [
     meaning: '`production` turns on JSON logs, requires the CRM settings and `UPLOAD_RECEIPT_KEY`',
   },
   integer('PORT', 3000, { min: 0, max: 65535 }, { meaning: 'HTTP port' }),
+  // Safe defaults (docs/decisions.md, "Safe defaults in production"): behind a proxy, listen only where it connects.
+  text('HOST', [IsString(), MinLength(1)], {
+    documentedDefault: '— (every interface)',
+    meaning:
+      'address to listen on, e.g. `127.0.0.1` behind a proxy on the same machine (production warns when unset behind a proxy)',
+  }),
   text('PUBLIC_BASE_URL', [HTTP_URL], {
     documentedDefault: '`http://localhost:$PORT`',
     meaning: 'base of the links printed at start-up and made by `/api/preview-link`',

@@ -4,7 +4,7 @@ import { checkRows } from './crm-rows';
 import { getCustomFields } from './site.gateway';
 
 /**
- * Reads the deployment self-check (health/deployment-check.ts) makes beyond CrmSiteGateway's:
+ * Reads the site audit (site-audit/audit.ts) makes beyond CrmSiteGateway's:
  * each is the smallest call of a kind an owner route makes, so a refusal here is the refusal
  * that route would meet.
  */

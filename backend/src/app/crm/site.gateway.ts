@@ -45,6 +45,9 @@ export interface RelationshipWithSides {
   expectedContactTypeB: string | null;
 }
 
+/** What the extension says of a link key the service holds: the same, different, or none set there. */
+export type LinkKeyState = 'match' | 'differs' | 'unset';
+
 /** One active option of an option group. */
 export interface GroupOption {
   optionGroupId: number;
@@ -72,6 +75,27 @@ export class CrmSiteGateway {
       {},
     );
     return row;
+  }
+
+  /**
+   * `CheckinMiddleware.verifyKeys`: for each named signature of `message`, whether the extension's
+   * own key of that name verifies it (no key is sent). The names are the service's settings.
+   */
+  async verifyLinkKeys(
+    message: string,
+    signatures: Readonly<Record<string, string>>,
+  ): Promise<Record<string, LinkKeyState>> {
+    const [row] = checkRows(
+      'CheckinMiddleware.verifyKeys',
+      await this.crm.api4('CheckinMiddleware', 'verifyKeys', { message, signatures }),
+      {},
+    );
+    const answer: Record<string, LinkKeyState> = {};
+    for (const name of Object.keys(signatures)) {
+      const state = row?.[name];
+      answer[name] = state === 'match' || state === 'unset' ? state : 'differs';
+    }
+    return answer;
   }
 
   /** One authenticated read, so wrong credentials fail like an outage. */
@@ -239,8 +263,8 @@ export class CrmSiteGateway {
       label_a_b: asText(row['label_a_b']),
       name_b_a: asText(row['name_b_a']),
       label_b_a: asText(row['label_b_a']),
-      contact_type_a: asText(row['contact_type_a']),
-      contact_type_b: asText(row['contact_type_b']),
+      contactTypeA: asText(row['contact_type_a']),
+      contactTypeB: asText(row['contact_type_b']),
       is_active: row['is_active'] !== false,
     }));
   }

@@ -25,7 +25,12 @@ import {
   type ExpectedGroup,
   expectedGroups,
   nearMatchGroups,
-} from './custom-groups.diagnostic';
+} from '../site-audit/custom-groups';
+import {
+  relationshipTypeDisabled,
+  relationshipTypeSides,
+  tiesPersonToOrganization,
+} from '../site-audit/findings';
 
 /** The diagnostics list this many of a contact's relationships at most. */
 const MAX_LISTED_RELATIONSHIPS = 200;
@@ -195,13 +200,9 @@ function withProblem(diagnostic: StageOptionsDiagnostic, problem: string): Stage
 
 function typeProblems(type: RelationshipTypeSummary): string[] {
   const problems: string[] = [];
-  if (!type.is_active) problems.push(`The relationship type '${type.name_a_b}' is disabled.`);
-  const sides = [type.contact_type_a, type.contact_type_b].sort().join(' and ');
-  if (sides !== 'Individual and Organization') {
-    problems.push(
-      `The relationship type '${type.name_a_b}' should tie an Individual to an Organization; ` +
-        `it ties ${type.contact_type_a ?? 'any contact'} (side A) to ${type.contact_type_b ?? 'any contact'} (side B).`,
-    );
+  if (!type.is_active) problems.push(relationshipTypeDisabled(type.name_a_b));
+  if (!tiesPersonToOrganization([type.contactTypeA, type.contactTypeB])) {
+    problems.push(relationshipTypeSides(type.name_a_b, type.contactTypeA, type.contactTypeB));
   }
   return problems;
 }

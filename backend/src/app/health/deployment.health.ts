@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { failsHealth } from '../site-audit/finding';
 import { DeploymentCheck, isOutageProblem } from './deployment-check';
 
 /**
  * The deployment self-check as Terminus indicators. Readiness: down while a problem would make
  * owner routes fail, naming each (code and message; an outage is the `crm` check's to report).
- * Diagnostics: the whole report, down on any problem that blocks owners or would stop a
- * production start, with the exact setting or permission to change.
+ * Diagnostics: the whole report, down on any finding but a warning (drift included: a link key
+ * or zone that no longer matches the extension's), with the exact setting or permission to change.
  */
 @Injectable()
 export class DeploymentIndicator {
@@ -32,7 +33,7 @@ export class DeploymentIndicator {
   async report(key = 'deployment'): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check(key);
     const report = await this.check.current();
-    const failing = report.problems.some((problem) => problem.fatal || problem.blocksOwners);
+    const failing = report.problems.some(failsHealth);
     return failing ? indicator.down({ ...report }) : indicator.up({ ...report });
   }
 }

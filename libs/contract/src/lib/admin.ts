@@ -68,8 +68,9 @@ export type RelationshipTypeSummary = {
   label_a_b: string | null;
   name_b_a: string | null;
   label_b_a: string | null;
-  contact_type_a: string | null;
-  contact_type_b: string | null;
+  /** The contact type side A must hold (null: any), as `expectedContactTypeA` of a relationship. */
+  contactTypeA: string | null;
+  contactTypeB: string | null;
   is_active: boolean;
 };
 

@@ -26,12 +26,13 @@ class Info extends AbstractAction {
     'delete activities',
     'access uploaded files',
     'administer CiviCRM',
+    // The administrator's role: the service warns when its key holds it.
+    'all CiviCRM permissions and ACLs',
   ];
 
   public function _run(Result $result) {
-    $info = \CRM_Extension_System::singleton()->getMapper()->keyToInfo('checkin_middleware');
     $result[] = [
-      'extension_version' => (string) $info->version,
+      'extension_version' => self::version(),
       'civicrm_version' => \CRM_Utils_System::version(),
       // How CiviCRM itself decides: the CMS's zone for the calling user (on Standalone the
       // user's own time zone when set, else PHP's default zone).
@@ -42,7 +43,39 @@ class Info extends AbstractAction {
         self::PERMISSIONS,
         array_map(fn($permission) => (bool) \CRM_Core_Permission::check($permission), self::PERMISSIONS)
       ),
+      'staff_permission_roles' => self::rolesHolding(\Civi\CheckinMiddleware\StaffLink::PERMISSION),
     ];
+  }
+
+  /** This extension's version as its info.xml gives it; NULL when it gives none. */
+  private static function version(): ?string {
+    $info = \CRM_Extension_System::singleton()->getMapper()->keyToInfo('checkin_middleware');
+    $version = trim((string) ($info->version ?? ''));
+    return $version === '' ? NULL : $version;
+  }
+
+  /**
+   * The names of the roles that list the permission themselves (the administrator's "all CiviCRM
+   * permissions and ACLs" aside): on Standalone, where CiviCRM keeps the roles; NULL on a CMS whose
+   * roles it cannot list, so the service does not guess.
+   */
+  private static function rolesHolding(string $permission): ?array {
+    if (!class_exists('\Civi\Api4\Role')) {
+      return NULL;
+    }
+    try {
+      $roles = \Civi\Api4\Role::get(FALSE)->addSelect('name', 'permissions')->execute();
+    }
+    catch (\Throwable $e) {
+      return NULL;
+    }
+    $names = [];
+    foreach ($roles as $role) {
+      if (in_array($permission, (array) ($role['permissions'] ?? []), TRUE)) {
+        $names[] = (string) $role['name'];
+      }
+    }
+    return $names;
   }
 
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { CiviCrmModel } from './civicrm-model';
 import {
   ANONYMOUS_USER,
@@ -1401,8 +1402,27 @@ describe('CiviCrmModel imitating a real CiviCRM', () => {
           locale: 'en_US',
           // The administrator holds every permission the service asks about.
           permissions: expect.objectContaining({ 'access uploaded files': true, 'administer CiviCRM': true }),
+          staff_permission_roles: ['staff'],
         },
       ]);
+    });
+
+    it('answers CheckinMiddleware.verifyKeys per key: match, differs, or unset (an empty or short setting)', () => {
+      const model = make();
+      const fileKey = 'f'.repeat(32);
+      const message = 'checkin-middleware key probe\nabc';
+      const sign = (key: string) => createHmac('sha256', key).update(message).digest('hex');
+      const ask = () =>
+        model.api4('CheckinMiddleware', 'verifyKeys', {
+          message,
+          signatures: { FILE_LINK_KEY: sign(fileKey), STAFF_LINK_KEY: sign('s'.repeat(32)) },
+        });
+      // Keys never given to the model: it holds whatever the service signs with.
+      expect(ask()).toEqual([{ FILE_LINK_KEY: 'match', STAFF_LINK_KEY: 'match' }]);
+      model.extensionLinkKeys = { FILE_LINK_KEY: fileKey, STAFF_LINK_KEY: 'other'.repeat(8) };
+      expect(ask()).toEqual([{ FILE_LINK_KEY: 'match', STAFF_LINK_KEY: 'differs' }]);
+      model.extensionLinkKeys = { FILE_LINK_KEY: '' };
+      expect(ask()).toEqual([{ FILE_LINK_KEY: 'unset', STAFF_LINK_KEY: 'unset' }]);
     });
 
     it('reports which of the permissions the service relies on the caller holds', () => {

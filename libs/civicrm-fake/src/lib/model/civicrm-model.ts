@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { ApiV3 } from './api3';
 import { EntityCatalog } from './catalog';
 import { ContactChecksums } from './checksums';
@@ -233,14 +234,17 @@ export class CiviCrmModel implements FieldContext {
         return [{ valid: this.checksums.validateChecksum(params['contactId'], params['checksum']) }];
       case 'getChecksum':
         return [this.checksums.getChecksum(params['contactId'], params['ttl'])];
+      case 'verifyKeys':
+        return [this.verifyLinkKeys(params['message'], params['signatures'])];
       case 'info':
         return [
           {
-            extension_version: CHECKIN_EXTENSION_VERSION,
+            ...(this.extensionVersion === null ? {} : { extension_version: this.extensionVersion }),
             civicrm_version: CIVICRM_RELEASES[this.store.civicrmVersion],
             timezone: this.store.timeZone,
             default_currency: this.settings.value('defaultCurrency'),
             locale: this.settings.value('lcMessages'),
+            staff_permission_roles: this.staffPermissionRoles,
             permissions: Object.fromEntries(
               CHECKIN_INFO_PERMISSIONS.map((permission) => [
                 permission,
@@ -252,6 +256,42 @@ export class CiviCrmModel implements FieldContext {
       default:
         return fail(`Api ${def.name} ${action} version 4 does not exist.`);
     }
+  }
+
+  /**
+   * The extension's two link keys (its settings checkin_middleware_file_link_key and
+   * checkin_middleware_staff_link_key), by the service's names for them. Unset (the default), the
+   * imitated extension holds whatever key the service signs with, as its file route accepts every
+   * link; set, `CheckinMiddleware.verifyKeys` checks signatures against them ('' for an empty setting).
+   */
+  extensionLinkKeys: Partial<Record<'FILE_LINK_KEY' | 'STAFF_LINK_KEY', string>> | null = null;
+
+  /**
+   * The roles holding *CiviCRM: open check-in staff report*, as `CheckinMiddleware.info` lists
+   * them; `[]` imitates the permission gone from every role.
+   */
+  staffPermissionRoles: string[] = ['staff'];
+
+  /** What info.xml of the imitated extension says; null imitates a release that reports none. */
+  extensionVersion: string | null = CHECKIN_EXTENSION_VERSION;
+
+  /** Civi/Api4/Action/CheckinMiddleware/VerifyKeys.php: HMAC-SHA256 hex of the message, per key. */
+  private verifyLinkKeys(message: unknown, signatures: unknown): CrmRow {
+    if (typeof message !== 'string' || !message.startsWith('checkin-middleware key probe\n'))
+      fail('The message is not a key probe.');
+    if (!isPlainObject(signatures)) fail('Parameter "signatures" must be an object.');
+    const keys = this.extensionLinkKeys;
+    return Object.fromEntries(
+      Object.entries(signatures as Record<string, unknown>).map(([name, signature]) => {
+        if (keys === null) return [name, 'match'];
+        const key = keys[name as 'FILE_LINK_KEY'] ?? '';
+        if (key.length < 32) return [name, 'unset'];
+        const expected = createHmac('sha256', key)
+          .update(message as string, 'utf8')
+          .digest('hex');
+        return [name, signature === expected ? 'match' : 'differs'];
+      }),
+    );
   }
 
   /** Makes every later checksum check for this contact also accept `checksum` as given. */

@@ -274,7 +274,7 @@ export const ENTITIES: Record<EntityName, EntityDef> = {
     name: 'CheckinMiddleware',
     fields: [],
     extension: true,
-    actions: ['info'],
+    actions: ['info', 'verifyKeys'],
   },
 };
 
@@ -288,6 +288,7 @@ export const ACTION_PARAMS: Record<string, readonly string[]> = {
   validateChecksum: ['contactId', 'checksum'],
   getChecksum: ['contactId', 'ttl'],
   info: [],
+  verifyKeys: ['message', 'signatures'],
   'Setting.get': ['select', 'domainId'],
   'Setting.set': ['values', 'domainId'],
 };

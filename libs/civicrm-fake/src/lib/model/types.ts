@@ -62,6 +62,7 @@ export const CHECKIN_INFO_PERMISSIONS: readonly string[] = [
   'delete activities',
   'access uploaded files',
   'administer CiviCRM',
+  'all CiviCRM permissions and ACLs',
 ];
 
 /**

@@ -6,6 +6,13 @@ import type {
   CustomGroupSummary,
 } from '@checkin/contract';
 import type { CustomGroupNames } from '../config/app-config';
+import {
+  customFieldDisabled,
+  customFieldMissing,
+  customFieldWrongType,
+  customGroupMissing,
+  customGroupOnWrongEntity,
+} from './findings';
 import type { MetadataRow } from '../crm/site.gateway';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../crm/crm-names';
 import { requiredCustomGroups } from '../fields/custom-groups';
@@ -99,12 +106,9 @@ export function diagnoseCustomGroups(
       problems.push(missingGroupProblem(group, diagnostic.nearMatches));
       return diagnostic;
     }
-    if (!found.is_active) problems.push(`The custom group '${group.name}' (${group.setting}) is disabled.`);
+    if (!found.is_active) problems.push(customGroupMissing(group, 'is disabled', []).diagnosticsLine);
     if (found.extends !== group.extends) {
-      problems.push(
-        `The custom group '${group.name}' (${group.setting}) extends ${found.extends ?? 'nothing'}; ` +
-          `the service needs a group on ${group.extends}.`,
-      );
+      problems.push(customGroupOnWrongEntity(group, found.extends ?? 'nothing', group.extends));
     }
     const own = rows.fields.filter((field) => asNumber(field['custom_group_id']) === found.id);
     const others = rows.fields.filter((field) => asNumber(field['custom_group_id']) !== found.id);
@@ -123,31 +127,30 @@ function nearMatch(group: ExpectedGroup, row: MetadataRow, fields: MetadataRow[]
   const names = new Set(
     fields.filter((field) => asNumber(field['custom_group_id']) === id).map((field) => String(field['name'])),
   );
-  const reason =
-    loose(row['name']) === loose(group.name) || loose(row['name']) === loose(group.codeName)
-      ? 'its name differs only in punctuation or letter case'
-      : `its title is '${String(row['title'])}'`;
   return {
     ...summary(row),
-    reason,
+    reason: nearMatchReason(group, row),
     configuredFields: group.fields.filter((field) => names.has(field.name)).length,
     setting: `${group.setting}=${String(row['name'])}`,
   };
 }
 
+/** Why a group may be the one configured: its name, or the installer's title. */
+export function nearMatchReason(group: ExpectedGroup, row: MetadataRow): string {
+  return loose(row['name']) === loose(group.name) || loose(row['name']) === loose(group.codeName)
+    ? 'its name differs only in punctuation or letter case'
+    : `its title is '${String(row['title'])}'`;
+}
+
 function missingGroupProblem(group: ExpectedGroup, nearMatches: CustomGroupNearMatch[]): string {
-  const intro = `No custom group is named '${group.name}' (${group.setting}).`;
-  const create = 'Or create it: npm run crm:schema -- --apply (docs/civicrm-setup.md).';
-  if (nearMatches.length === 0)
-    return `${intro} Create it: npm run crm:schema -- --apply (docs/civicrm-setup.md).`;
-  const candidates = nearMatches
-    .map(
-      (match) =>
-        `'${match.name}' (${match.reason}; ${match.configuredFields} of ${group.fields.length} configured fields): ` +
-        `set ${match.setting}`,
-    )
-    .join('; ');
-  return `${intro} If it is ${nearMatches.length === 1 ? 'this one' : 'one of these'}, point the setting at it: ${candidates}. ${create}`;
+  return customGroupMissing(
+    group,
+    'does not exist',
+    nearMatches.map((match) => ({
+      name: match.name,
+      why: `${match.reason}; ${match.configuredFields} of ${group.fields.length} configured fields`,
+    })),
+  ).diagnosticsLine;
 }
 
 function checkField(
@@ -189,18 +192,16 @@ function checkField(
 }
 
 function fieldProblem(group: ExpectedGroup, check: CustomFieldCheck): string | null {
-  const name = `'${group.name}.${check.name}'`;
+  const label = `${group.name}.${check.name}`;
   switch (check.status) {
     case 'found':
       return null;
     case 'disabled':
-      return `The custom field ${name} is disabled.`;
+      return customFieldDisabled(label);
     case 'wrong type':
-      return `The custom field ${name} holds ${check.dataType ?? 'no data type'}; the service needs ${check.expectedDataType ?? ''}.`;
-    case 'missing': {
-      const near = check.nearMatches?.length ? ` Near matches: ${check.nearMatches.join(', ')}.` : '';
-      return `The custom field ${name} is missing.${near} Create it: npm run crm:schema -- --apply.`;
-    }
+      return customFieldWrongType(label, check.dataType ?? 'no data type', check.expectedDataType ?? '');
+    case 'missing':
+      return customFieldMissing(label, check.nearMatches ?? []);
   }
 }
 
