@@ -23,6 +23,7 @@ defineSiteVarietySuite({
     });
     return {
       crm,
+      adminKey: TEST_API_KEY,
       url: emulator.baseUrl,
       groups: DOCUMENTED_GROUPS,
       serviceEnv: {
