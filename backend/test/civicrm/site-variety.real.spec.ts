@@ -2,7 +2,7 @@ import { defineSiteVarietySuite } from '../support/site-variety-suite';
 import { adminClient, serviceSettings, siteFromEnvironment } from './civicrm-site';
 
 /**
- * The site-variety suite (docs/testing.md, "Site variety") on a real CiviCRM: varied site shapes
+ * The site-variety suite (docs/emulator.md, "Site variety") on a real CiviCRM: varied site shapes
  * built by the seeded generator (support/site-variety.ts) on the site tools/civicrm/real-suite.mjs
  * set up, every owner and staff route and page of the built service over them, the CRM traffic
  * counted on the wire. The shape's schema changes (extra fields, a disabled and relabelled

@@ -130,7 +130,7 @@ async function visit(
 export function unescapedMarkup(visit: Visit, tag: string): string[] {
   if (!visit.contentType.startsWith('text/html')) return [];
   const found: string[] = [];
-  for (const raw of [markupMark(tag), `<script>alert("${tag}")</script>`, `<than>`]) {
+  for (const raw of [markupMark(tag), `<script>alert("${tag}")</script>`, `<than>`, 'Fish <&> Chips']) {
     if (visit.body.includes(raw)) found.push(raw);
   }
   return found;
@@ -145,6 +145,7 @@ export function encodedInJson(visit: Visit, tag: string): string[] {
     'Less &lt;than&gt;',
     'Bread&amp;Ltd.',
     'Ça &amp; Là',
+    'Fish &amp;lt;',
   ].filter((encoded) => visit.body.includes(encoded));
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/app/crm/crm-names';
 
 /**
- * Site shapes the product's own seeds never build (docs/testing.md, "Site variety"): custom fields
+ * Site shapes the product's own seeds never build (docs/emulator.md, "Site variety"): custom fields
  * an administrator added, of every data type and html type CiviCRM offers, in both of the
  * product's groups; configured fields disabled or relabelled in CiviCRM; co-ops with long
  * histories whose files sit in their oldest check-ins; a recorder in the trash; an organization
@@ -153,7 +153,8 @@ export function planSite(seed: number, options: { longHistory: number }): Variet
         options: kind.options
           ? [
               { value: `a_${tag}`, label: `Less <than> & more ${tag}` },
-              { value: `b_${tag}`, label: decorate('Option B') },
+              // As CiviCRM's own option screen stores a label typed "Fish <&> Chips": HTML-encoded.
+              { value: `b_${tag}`, label: `Fish &lt;&amp;&gt; Chips ${tag}` },
               { value: `c_${tag}`, label: `Ça & Là 🍞 ${tag}` },
             ]
           : [],
@@ -610,9 +611,9 @@ function extraValue(
         255,
       );
     case 'select':
-      return field.options[0]?.value;
+      return field.options[1]?.value;
     case 'checkbox':
-      return [field.options[0]?.value, field.options[2]?.value];
+      return [field.options[0]?.value, field.options[1]?.value, field.options[2]?.value];
     case 'int':
       return Math.floor(random() * 1_000_000) - 500_000;
     case 'float':
