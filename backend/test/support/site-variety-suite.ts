@@ -58,6 +58,8 @@ export interface VarietySuiteOptions {
 }
 
 const STAFF_LINK_KEY = 'site-variety-staff-link-key-0123456789abcdef';
+/** Building a shape and sweeping it: tens of CiviCRM requests, each slow on a busy machine. */
+const SETUP_TIMEOUT_MS = 600_000;
 
 export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
   const seed = varietySeed();
@@ -89,7 +91,7 @@ export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
       const swept = Date.now();
       sweep = await sweepReads(service, proxy, site);
       timings['sweep'] = Date.now() - swept;
-    });
+    }, SETUP_TIMEOUT_MS);
 
     afterAll(async () => {
       const closing = Date.now();
@@ -110,7 +112,7 @@ export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
         `site variety on ${options.label}, seed ${seed}: build ${timings['build']} ms, ` +
           `sweep ${timings['sweep']} ms, cleanup ${timings['cleanup']} ms\n`,
       );
-    });
+    }, SETUP_TIMEOUT_MS);
 
     const describeVisits = (pick: (visit: Visit) => string[]) =>
       sweep.visits.flatMap((visit) => pick(visit).map((found) => `${visit.name}: ${found}`));
