@@ -20,7 +20,8 @@ if (site && targets.includes(site.target)) {
     longHistory: 300,
     start: async () => {
       const crm = adminClient(site);
-      const { CRM_BASE_URL: _direct, ...serviceEnv } = serviceSettings(site);
+      // The suite puts its counting proxy in front of site.url and sets CRM_BASE_URL to it.
+      const serviceEnv = serviceSettings(site);
       return {
         crm,
         adminKey: site.adminKey,
