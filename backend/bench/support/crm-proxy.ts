@@ -17,6 +17,8 @@ export interface ProxiedCall {
   /** A call with a body (APIv4's batch of calls is a POST): its body and content type. */
   body?: { text: string; contentType: string };
   status: number;
+  /** Bytes of the answer's body, as they went back to the service. */
+  bytes: number;
   /** From the request's arrival to the answer's end, milliseconds. */
   ms: number;
   replayed: boolean;
@@ -93,6 +95,7 @@ export class CrmProxy {
             }
           : {}),
         status: answer.status,
+        bytes: answer.body.byteLength,
         ms: performance.now() - arrived,
         replayed: stored !== undefined,
       });

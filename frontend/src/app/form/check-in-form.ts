@@ -189,18 +189,34 @@ export function buildEntry(field: FieldConfig, given: FieldValue, lastGiven?: st
   switch (field.type) {
     case 'text':
       return {
-        ...entryOf('text', field, textOf(prefill), draftText, [textValidator(field)], submitText, dated),
+        ...entryOf(
+          'text',
+          field,
+          textOf(prefill),
+          draftText,
+          [textValidator(field, textOf(prefill))],
+          submitText,
+          dated,
+        ),
         // Text longer than a CRM String field is a Memo: a textarea.
         multiline: (field.maxLength ?? 0) > DEFAULT_TEXT_MAX_LENGTH,
       };
     case 'number':
     case 'currency':
     case 'percent': {
-      const validator = numberValidator({ ...field, type: field.type });
+      const validator = numberValidator({ ...field, type: field.type }, textOf(prefill));
       return entryOf(field.type, field, textOf(prefill), draftText, [validator], parseNumberText, dated);
     }
     case 'date':
-      return entryOf('date', field, dateOf(prefill), draftText, [dateValidator(field)], submitChoice, dated);
+      return entryOf(
+        'date',
+        field,
+        dateOf(prefill),
+        draftText,
+        [dateValidator(field, dateOf(prefill))],
+        submitChoice,
+        dated,
+      );
     case 'boolean':
       return entryOf('boolean', field, booleanOf(prefill), draftBoolean, [], (value) => value, dated);
     case 'select':

@@ -30,24 +30,41 @@ export function parseNumberText(text: string): number | null {
   return Number(trimmed.replace(/,/g, ''));
 }
 
-/** Text is checked as it will be sent: trimmed. */
-export function textValidator(field: FieldConfig): ValidatorFn {
-  return valueValidator(field, (text) => text.trim());
+/**
+ * Text is checked as it will be sent: trimmed. `prefilled` is the control's text as the form
+ * opened with it: an answer the owner did not change is not sent (check-in-form, submitValuesOf),
+ * so it is never a reason to refuse the form, whatever the CRM held before today's rules
+ * (docs/decisions.md, "Owner text is inert").
+ */
+export function textValidator(field: FieldConfig, prefilled?: string): ValidatorFn {
+  return valueValidator(field, (text) => text.trim(), prefilled);
 }
 
-export function numberValidator(field: FieldConfig & { type: NumericFieldType }): ValidatorFn {
-  return valueValidator(field, parseNumberText);
+export function numberValidator(
+  field: FieldConfig & { type: NumericFieldType },
+  prefilled?: string,
+): ValidatorFn {
+  return valueValidator(field, parseNumberText, prefilled);
 }
 
 /** `<input type="date">` gives YYYY-MM-DD, or '' for no answer. */
-export function dateValidator(field: FieldConfig): ValidatorFn {
-  return valueValidator(field, (text) => text);
+export function dateValidator(field: FieldConfig, prefilled?: string): ValidatorFn {
+  return valueValidator(field, (text) => text, prefilled);
 }
 
-/** Checks what a text control holds, read as the answer it will send, against the shared rules. */
-function valueValidator(field: FieldConfig, answerOf: (text: string) => unknown): ValidatorFn {
+/**
+ * Checks what a text control holds, read as the answer it will send, against the shared rules;
+ * the text it was prefilled with passes unchecked.
+ */
+function valueValidator(
+  field: FieldConfig,
+  answerOf: (text: string) => unknown,
+  prefilled: string | undefined,
+): ValidatorFn {
   return (control) => {
-    const check = validateFieldValue(field, answerOf(control.value as string));
+    const text = control.value as string;
+    if (prefilled !== undefined && prefilled !== '' && text === prefilled) return null;
+    const check = validateFieldValue(field, answerOf(text));
     return check.ok ? null : validationErrorsOf(check.problem);
   };
 }

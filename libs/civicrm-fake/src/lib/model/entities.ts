@@ -195,6 +195,9 @@ export const ENTITIES: Record<EntityName, EntityDef> = {
       str('column_name'),
       { name: 'weight', type: 'Int' },
       { name: 'text_length', type: 'Int' },
+      // Date fields: how the date and its time are shown; a time format keeps the time.
+      str('date_format'),
+      { name: 'time_format', type: 'Int' },
       bool('is_active', true),
     ],
     required: ['custom_group_id', 'name', 'label'],

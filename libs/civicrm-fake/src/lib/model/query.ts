@@ -41,7 +41,7 @@ export class QueryEngine {
       const records = this.aclAllows(def) ? this.query(def, params, joins) : [];
       return records.map((record) => {
         const row: CrmRow = {};
-        for (const [key, field] of select) row[key] = field.get(record);
+        for (const [key, field] of select) row[key] = decodedAngles(field.get(record));
         return row;
       });
     } finally {
@@ -354,4 +354,16 @@ export class QueryEngine {
     if (compute) return (record) => compute(record, this.fieldContext);
     return (record) => record.fields[field.name] ?? null;
   }
+}
+
+/**
+ * CiviCRM's APIv4 answers every text with `&lt;` and `&gt;` read as `<` and `>` (and no other
+ * reference), whatever was stored: text written as "&lt;" comes back as "<" (measured on 6.14
+ * and 5.81; docs/emulator.md).
+ */
+export function decodedAngles(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes('&') ? value.replace(/&lt;/g, '<').replace(/&gt;/g, '>') : value;
+  if (Array.isArray(value) && value.some((item) => typeof item === 'string')) return value.map(decodedAngles);
+  return value;
 }
