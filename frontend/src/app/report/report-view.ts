@@ -23,7 +23,10 @@ export { CLEARED_LABEL, type TrendView, type ViewOptions } from './trend';
 export interface ReportView {
   orgName: string;
   stageLabel: string;
+  /** Check-ins an owner sent: every check-in but the stage changes staff recorded. */
   checkInCount: number;
+  /** Check-ins staff recorded to set the co-op's stage (the form never sets one: docs/decisions.md, "Stages"). */
+  stageChangeCount: number;
   /** Fields with at least one answer, the co-op's own facts included. */
   fieldsTracked: number;
   /** "March 2022 – November 2026", from the oldest check-in to the newest. */
@@ -113,7 +116,8 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
   return {
     orgName: report.orgName,
     stageLabel: report.currentStage.label,
-    checkInCount: report.activities.length,
+    checkInCount: report.activities.filter((activity) => !isStaffStageChange(activity)).length,
+    stageChangeCount: report.activities.filter(isStaffStageChange).length,
     fieldsTracked:
       (organization?.facts.length ?? 0) +
       sections.reduce((count, section) => count + section.fields.length + section.matrixFields.length, 0),
@@ -123,6 +127,11 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
     stages: stageProgress(report),
     headlines: headlineFigures(report, options),
   };
+}
+
+/** Only staff set a check-in's stage; an owner's check-in never carries one. */
+function isStaffStageChange(activity: ReportPayload['activities'][number]): boolean {
+  return activity.stage !== null;
 }
 
 /** Each quarterly cell's field, labelled by its row and quarter ("Sales, Q1"), row by row. */

@@ -27,7 +27,8 @@ import { StaffValue } from './staff-value';
           [inHistory]="report().history.length > 0"
         />
         @if (latestDate(); as date) {
-          <span class="date">recorded {{ date }}</span>
+          <!-- The comma parts the value from its date for a screen reader ("Cleared, recorded …"). -->
+          <span class="visually-hidden">, </span><span class="date">recorded {{ date }}</span>
         }
         @if (earlier().length > 0) {
           <app-disclosure-button [(expanded)]="expanded" [controls]="listId()">
@@ -45,7 +46,8 @@ import { StaffValue } from './staff-value';
                     [fileLinks]="fileLinks()"
                     [inHistory]="true"
                   />
-                  <span class="date">recorded {{ format(entry.date) }}</span>
+                  <span class="visually-hidden">, </span
+                  ><span class="date">recorded {{ format(entry.date) }}</span>
                 </li>
               }
             }

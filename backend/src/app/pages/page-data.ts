@@ -12,6 +12,7 @@ import {
 import type { Request } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
 import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
+import { AppError } from '../errors/app-error';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { FormDataService } from '../form/form-data.service';
 import { OrganizationChoicesService } from '../form/organization-choices.service';
@@ -57,9 +58,14 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
     try {
       return { url, status: 200, body: await read() };
     } catch (error: unknown) {
-      const body = errors.toBody(error, request);
-      return { url, status: body.statusCode, body };
+      return errorAnswer(url, error, request);
     }
+  };
+  /** The error as the API answers it: its body, status and `Retry-After`. */
+  const errorAnswer = (url: string, error: unknown, request: Request): PageDataAnswer => {
+    const body = errors.toBody(error, request);
+    const retryAfterSeconds = error instanceof AppError ? error.extra.retryAfterSeconds : undefined;
+    return { url, status: body.statusCode, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
   };
   const staffPageData = (search: string, request: Request): Promise<PageDataAnswer> | null => {
     const link = staffLinkFromQuery(new URLSearchParams(search));
@@ -86,9 +92,10 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
       const owner = await access.authorize(link, clientAddress(request));
       return { url, status: 200, body: await load(owner) };
     } catch (error: unknown) {
-      const body = errors.toBody(error, request);
-      if (body.code !== 'ORG_REQUIRED') return { url, status: body.statusCode, body };
-      return { url, status: body.statusCode, body, also: [await choicesAnswer(link, request)] };
+      const answer = errorAnswer(url, error, request);
+      const code = (answer.body as { code?: string }).code;
+      if (code !== 'ORG_REQUIRED') return answer;
+      return { ...answer, also: [await choicesAnswer(link, request)] };
     }
   };
 }
