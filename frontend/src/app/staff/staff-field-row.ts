@@ -5,7 +5,10 @@ import type { FileLinkContext } from './file-link';
 import { DisclosureButton } from '../shared/disclosure-button';
 import { StaffValue } from './staff-value';
 
-/** A compact row: the latest value and its date, and a toggle for earlier entries. */
+/**
+ * A compact row: the latest value and its date, and a toggle for earlier entries. A hidden comma
+ * parts each value from its date, so a screen reader reads "Cleared, recorded …", not one word.
+ */
 @Component({
   selector: 'app-staff-field-row',
   imports: [DisclosureButton, StaffValue],
@@ -27,7 +30,6 @@ import { StaffValue } from './staff-value';
           [inHistory]="report().history.length > 0"
         />
         @if (latestDate(); as date) {
-          <!-- The comma parts the value from its date for a screen reader ("Cleared, recorded …"). -->
           <span class="visually-hidden">, </span><span class="date">recorded {{ date }}</span>
         }
         @if (earlier().length > 0) {
