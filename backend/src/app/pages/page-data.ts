@@ -65,7 +65,12 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
   const errorAnswer = (url: string, error: unknown, request: Request): PageDataAnswer => {
     const body = errors.toBody(error, request);
     const retryAfterSeconds = error instanceof AppError ? error.extra.retryAfterSeconds : undefined;
-    return { url, status: body.statusCode, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+    return {
+      url,
+      status: body.statusCode,
+      body,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    };
   };
   const staffPageData = (search: string, request: Request): Promise<PageDataAnswer> | null => {
     const link = staffLinkFromQuery(new URLSearchParams(search));

@@ -52,7 +52,6 @@ function pageScriptNonce(_request: unknown, response: unknown): string {
   return `'nonce-${String((response as Response).locals[CSP_NONCE_LOCAL])}'`;
 }
 
-
 /**
  * No inline script but the built page's own, each allowed by its hash (`inlineScriptSources`:
  * the staff page's early data request; the Angular build emits none itself, and critical CSS
@@ -80,4 +79,3 @@ export function contentSecurityPolicy(
     ...(config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
   };
 }
-

@@ -168,7 +168,12 @@ describe('page statuses and the page-load limit', () => {
   it('answers a rendered page with its data route’s status and Retry-After', async () => {
     answerOfData = { url: '/api/data?x', status: 401, body: { code: 'CHECKSUM_INVALID' } };
     expect((await get(server, OWNER_PAGE)).statusCode).toBe(401);
-    answerOfData = { url: '/api/data?x', status: 503, body: { code: 'CRM_UNAVAILABLE' }, retryAfterSeconds: 30 };
+    answerOfData = {
+      url: '/api/data?x',
+      status: 503,
+      body: { code: 'CRM_UNAVAILABLE' },
+      retryAfterSeconds: 30,
+    };
     const outage = await get(server, OWNER_PAGE);
     expect(outage.statusCode).toBe(503);
     expect(outage.headers['retry-after']).toBe('30');

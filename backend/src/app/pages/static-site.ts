@@ -1,10 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  LATER_CODE_ELEMENT_ID,
-  type PageContext,
-  type PageDataAnswer,
-  pageDataUrl,
-} from '@checkin/contract';
+import { LATER_CODE_ELEMENT_ID, type PageContext, type PageDataAnswer, pageDataUrl } from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -170,7 +165,8 @@ export function staticSite(
   serverRendering: ServerRendering | null = null,
   /** Counts every page load against the reads limit; the rendering's own when not given. */
   limitPageLoad: PageReadLimiter | null = serverRendering?.limitRead ?? null,
-  pageContext: () => Promise<PageContext> = serverRendering?.pageContext ?? (() => Promise.resolve(NO_CONTEXT)),
+  pageContext: () => Promise<PageContext> = serverRendering?.pageContext ??
+    (() => Promise.resolve(NO_CONTEXT)),
 ) {
   const files = loadStaticFiles(root);
   const pageChunks = loadPageChunks(root);
@@ -199,13 +195,20 @@ export function staticSite(
         (error: unknown) => refuse(request, response, error, refusals, pageContext),
       )
       .catch((error: unknown) => {
-        logger.error(`answering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`);
+        logger.error(
+          `answering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
         if (!response.headersSent) response.status(500);
         response.end();
       });
   };
 
-  async function answerPage(request: Request, response: Response, decoded: string, search: string): Promise<void> {
+  async function answerPage(
+    request: Request,
+    response: Response,
+    decoded: string,
+    search: string,
+  ): Promise<void> {
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && isRenderedPage(decoded, search) && typeof nonce === 'string') {
       const chunks = renderedPageChunks(pageChunks, decoded);

@@ -40,8 +40,11 @@ export class OrganizerContactApi {
     @let words = wording();
     <p class="organizer-contact">
       <!-- One line: no space may fall between the address and the full stop after it. -->
-      {{ lead() }} {{ words.before
-      }}@if (words.email; as email) {<a [href]="'mailto:' + email">{{ email }}</a>}{{ words.after }}
+      {{ lead() }} {{ words.before }}
+      @if (words.email; as email) {
+        <a [href]="'mailto:' + email">{{ email }}</a>
+      }
+      {{ words.after }}
     </p>
   `,
   styles: `

@@ -73,7 +73,9 @@ describe('dates: in the site’s zone when the page names one', () => {
     expect(formatDate(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('November 30, 2026');
     expect(formatMonthYear(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('November 2026');
     expect(dayAndTime(LATE_EVENING_IN_TORONTO)).toBeCloseTo((calendarDay('2026-11-30') ?? 0) + 22.5 / 24, 6);
-    expect(formatDateAndTime(new Date(LATE_EVENING_IN_TORONTO), 'en-US')).toBe('November 30, 2026 at 10:30 PM');
+    expect(formatDateAndTime(new Date(LATE_EVENING_IN_TORONTO), 'en-US')).toBe(
+      'November 30, 2026 at 10:30 PM',
+    );
     expect(localCalendarDay(new Date(LATE_EVENING_IN_TORONTO))).toBe(calendarDay('2026-11-30'));
     setDisplayTimeZone('Pacific/Kiritimati');
     expect(formatDate(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('December 1, 2026');
@@ -88,6 +90,8 @@ describe('dates: in the site’s zone when the page names one', () => {
   it('keeps the reader’s zone for a zone it does not know', () => {
     setDisplayTimeZone('Not/A_Zone');
     const reader = new Date(LATE_EVENING_IN_TORONTO);
-    expect(localCalendarDay(reader)).toBe(Date.UTC(reader.getFullYear(), reader.getMonth(), reader.getDate()) / 86_400_000);
+    expect(localCalendarDay(reader)).toBe(
+      Date.UTC(reader.getFullYear(), reader.getMonth(), reader.getDate()) / 86_400_000,
+    );
   });
 });
