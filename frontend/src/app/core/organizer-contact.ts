@@ -39,12 +39,11 @@ export class OrganizerContactApi {
   template: `
     @let words = wording();
     <p class="organizer-contact">
-      <!-- One line: no space may fall between the address and the full stop after it. -->
       {{ lead() }} {{ words.before }}
       @if (words.email; as email) {
-        <a [href]="'mailto:' + email">{{ email }}</a>
+        <!-- No space between the address and the full stop after it. -->
+        <a [href]="'mailto:' + email">{{ email }}</a>{{ words.after }}
       }
-      {{ words.after }}
     </p>
   `,
   styles: `
