@@ -29,6 +29,11 @@ export interface ReportView {
   stageChangeCount: number;
   /** Fields with at least one answer, the co-op's own facts included. */
   fieldsTracked: number;
+  /**
+   * Nothing to show but the stages: no check-in recorded at all, or none with an answer (a co-op
+   * whose only check-in is a stage change staff recorded). The page says what will appear.
+   */
+  empty: boolean;
   /** "March 2022 – November 2026", from the oldest check-in to the newest. */
   dateSpan: string;
   /** "Your co-op": the organization's facts as they stand now; null when none is set. */
@@ -112,15 +117,17 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
     })
     .filter((section) => section.fields.length > 0 || section.matrix !== null);
   const organization = organizationView(report, options);
+  const fieldsTracked =
+    (organization?.facts.length ?? 0) +
+    sections.reduce((count, section) => count + section.fields.length + section.matrixFields.length, 0);
 
   return {
     orgName: report.orgName,
     stageLabel: report.currentStage.label,
     checkInCount: report.activities.filter((activity) => !isStaffStageChange(activity)).length,
     stageChangeCount: report.activities.filter(isStaffStageChange).length,
-    fieldsTracked:
-      (organization?.facts.length ?? 0) +
-      sections.reduce((count, section) => count + section.fields.length + section.matrixFields.length, 0),
+    fieldsTracked,
+    empty: report.activities.length === 0 || fieldsTracked === 0,
     dateSpan: dateSpanOf(report, options.locale),
     organization,
     sections,
