@@ -22,7 +22,7 @@ import { ownerQuery, startTestApp, TEST_STAFF_KEY, type TestApp, DEMO_LINK } fro
 const ROOT = join(__dirname, '..', '..');
 const PRECOMPRESS = join(ROOT, 'tools/build/precompress.mjs');
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Co-op check-in</title><base href="/"><link rel="stylesheet" href="styles-AAAA.css"></head><body><app-root></app-root>${'<!-- padding -->'.repeat(80)}<script src="early-staff-request-AAAA.js" defer="" crossorigin="anonymous"></script><script src="main-AAAA.js" type="module"></script></body></html>`;
-/** Stands in for frontend/src/early-staff-request.js, which the build links with `defer`. */
+/** Stands in for frontend/src/page-start/early-staff-request.js, which the build links with `defer`. */
 const EARLY_SCRIPT = `(function () { window.__early = 'started'; })();\n`;
 const MAIN_JS = `export const answer = ${JSON.stringify('lorem ipsum '.repeat(400))};\n`;
 const PAGE_CHUNKS = {
@@ -284,7 +284,7 @@ describe('compression, precompressed static files and page preloads', () => {
         },
         'chunk-SHARED.js': { imports: [] },
         'chunk-BOOT.js': {
-          entryPoint: 'frontend/src/boot.ts',
+          entryPoint: 'frontend/src/page-start/boot.ts',
           imports: [
             statically('chunk-ANGULAR.js'),
             statically('chunk-SHARED.js'),

@@ -6,7 +6,7 @@ import {
   DEMO_ORG_ID,
   DEMO_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { inlineScriptSources } from '../src/app/static-files/static-site';
+import { inlineScriptSources } from '../src/app/pages/static-site';
 import {
   ownerQuery,
   startTestApp,

@@ -70,7 +70,8 @@ describe('the staff page rendered from its link', () => {
 
   it('refuses a wrong key before asking the CRM anything, and counts it like a wrong header', async () => {
     const refused = await openPage(`orgId=${DEMO_ORG_ID}&key=not-the-key`);
-    expect(refused.status).toBe(200);
+    // The status its data route answers (docs/decisions.md, "Page statuses"), with the page.
+    expect(refused.status).toBe(401);
     const html = await refused.text();
     expect(html).not.toContain('not-the-key');
     expect(pageData(html)).toEqual({

@@ -1,13 +1,14 @@
 import { CSP_NONCE } from '@angular/core';
 import { type BootstrapContext, bootstrapApplication } from '@angular/platform-browser';
 import { renderApplication } from '@angular/platform-server';
-import type { PageDataAnswer } from '@checkin/contract';
+import type { PageContext, PageDataAnswer } from '@checkin/contract';
 import { App } from './app/app';
 import { serverConfig } from './app/app.config.server';
+import { SERVER_PAGE_CONTEXT } from './app/core/page-context';
 import { SERVER_PAGE_DATA } from './app/core/preloaded-data';
 
 /**
- * The server entry: the service (backend/src/app/static-files/page-renderer.ts) imports the built
+ * The server entry: the service (backend/src/app/pages/page-renderer.ts) imports the built
  * `dist/frontend/server/main.server.mjs` and calls `renderPage` for the owner pages
  * (docs/performance.md, "Server-rendered owner pages").
  */
@@ -23,16 +24,25 @@ export interface PageRenderRequest {
   nonce: string;
   /** The page's first data, or null when it has none (a link without its checksum, say). */
   pageData: PageDataAnswer | null;
+  /** Whom to contact and the zone of dates: what the app would otherwise ask for after it starts. */
+  context: PageContext;
 }
 
 /** Renders one page to HTML; every inline script in it carries `nonce`. */
-export async function renderPage({ document, url, nonce, pageData }: PageRenderRequest): Promise<string> {
+export async function renderPage({
+  document,
+  url,
+  nonce,
+  pageData,
+  context,
+}: PageRenderRequest): Promise<string> {
   const html = await renderApplication(bootstrap, {
     document: withNonce(document, nonce),
     url,
     platformProviders: [
       { provide: CSP_NONCE, useValue: nonce },
       { provide: SERVER_PAGE_DATA, useValue: pageData },
+      { provide: SERVER_PAGE_CONTEXT, useValue: context },
     ],
   });
   // The event-dispatch script is inlined by the build and the transfer state by the render: each

@@ -1,4 +1,4 @@
-import { keepEarlyInput } from './early-input';
+import { keepEarlyInput } from './page-start/early-input';
 import { STAFF_PAGE_PATH } from '@checkin/contract';
 import {
   afterLoad,
@@ -10,7 +10,7 @@ import {
   ownerActedBefore,
   preloadLaterCode,
   startWhenOwnerActs,
-} from './page-start';
+} from './page-start/page-start';
 
 // The page's entry, kept free of Angular: the app itself is `./boot`, imported when it should run
 // (docs/performance.md, "The app starts when the owner acts").
@@ -18,7 +18,7 @@ moveStaffKeyOutOfAddress(window);
 const serverRendered = isServerRendered(document);
 const staffPage = window.location.pathname === STAFF_PAGE_PATH;
 const start = (onStable: () => void): void => {
-  import('./boot')
+  import('./page-start/boot')
     .then(({ boot }) => boot({ serverRendered, onStable }))
     .catch((error: unknown) => console.error(error));
 };

@@ -8,7 +8,7 @@
  *    file of `<dist>/browser`, so the service sends compressed files without compressing per
  *    request. A variant no smaller than its original is not written.
  * 2. Writes `<dist>/browser/page-chunks.json` (from esbuild's metafile, `<dist>/stats.json`):
- *    under `*` the app's start (`frontend/src/boot.ts`, which main.ts imports dynamically, and
+ *    under `*` the app's start (`frontend/src/page-start/boot.ts`, which main.ts imports dynamically, and
  *    its static imports), and for each page route the chunks its page runs beyond that (the page
  *    component's chunk, what that imports, and what the component's chunk itself imports
  *    dynamically). The service names a route's chunks in a `Link: rel=modulepreload` header with
@@ -16,7 +16,7 @@
  *    has run, and both lists inside a server-rendered page for main.ts to preload once the page
  *    has loaded (docs/performance.md, "The app starts when the owner acts").
  *
- * 3. Puts the staff page's early data request (`frontend/src/early-staff-request.js`, which the
+ * 3. Puts the staff page's early data request (`frontend/src/page-start/early-staff-request.js`, which the
  *    builder links at the end of the body with `defer`) inside index.html's head as an inline
  *    script: a deferred script waits for the whole page and its stylesheet, and on a slow phone
  *    its own download queued behind the page's module preloads, so the request started at
@@ -111,7 +111,7 @@ export function precompressDirectory(directory) {
 }
 
 /** The app's start (main.ts imports it when the app should run: docs/performance.md). */
-const BOOT_ENTRY_POINT = 'frontend/src/boot.ts';
+const BOOT_ENTRY_POINT = 'frontend/src/page-start/boot.ts';
 
 /**
  * `{ '*': ['chunk-A.js', ...], '/': [...], ... }`: `'*'`, the app's start (`BOOT_ENTRY_POINT`)

@@ -4,8 +4,6 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { ErrorCode } from '@checkin/contract';
-import helmet from 'helmet';
-import { randomBytes } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
@@ -15,18 +13,13 @@ import { AppLogger } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging.middleware';
 import { metricsMiddleware } from './metrics/metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
-import { compressAnswers } from './static-files/content-encoding';
-import { pageReadLimiter } from './rate-limit/reads-throttler.guard';
-import { renderedPageData } from './static-files/page-data';
-import { loadPageRenderer } from './static-files/page-renderer';
-import { CSP_NONCE_LOCAL, inlineScriptSources, isRenderedPage, staticSite } from './static-files/static-site';
+import { compressAnswers } from './pages/content-encoding';
+import { pages } from './pages/pages';
+import { securityHeaders } from './pages/page-security';
 import { BodyDepthPipe } from './validation/body-depth.pipe';
 
 /** JSON bodies are capped at 1 MB (docs/decisions.md, "Hardening"); uploads have their own 5 MB rule. */
 export const JSON_BODY_LIMIT = '1mb';
-
-/** Browser features no page of the service uses. */
-const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 /**
  * Creates the application exactly as production runs it. main.ts and the integration tests
@@ -51,7 +44,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   answerClientErrors(app.getHttpServer() as Server, headerLinesOf(headers));
   app.disable('x-powered-by');
   // API answers are no-store, so a validator is never used; Express would hash every body for one.
-  // Static files keep theirs (static-files/ sets a strong ETag per coding).
+  // Static files keep theirs (pages/ sets a strong ETag per coding).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxyHops);
   app.set('query parser', 'simple');
@@ -63,15 +56,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.use(answerBodyErrors);
   app.use('/api', compressAnswers());
-  // The built front end, before Nest's router; /api goes on to the router. The owner pages are
-  // rendered here with their data when the front end's server build is there.
-  const render = config.serverRendering ? loadPageRenderer(config.frontendDist) : null;
-  app.use(
-    staticSite(
-      config.frontendDist,
-      render && { render, readPageData: renderedPageData(app), limitRead: pageReadLimiter(app) },
-    ),
-  );
+  // The built front end and the pages, before Nest's router; /api goes on to the router.
+  app.use(pages(app, config));
   app.enableCors(config.corsOrigins.length > 0 ? { origin: config.corsOrigins } : { origin: false });
   app.useGlobalPipes(
     new BodyDepthPipe(),
@@ -96,46 +82,6 @@ function headerLinesOf(
   };
   middleware({} as Request, recorder as unknown as Response, () => undefined);
   return [...recorded].map(([name, value]) => `${name}: ${value}\r\n`).join('');
-}
-
-function securityHeaders(config: AppConfig) {
-  const options = {
-    frameguard: { action: 'deny' },
-    // Owner links carry their checksum in the address: it must never leave in a Referer.
-    referrerPolicy: { policy: 'no-referrer' },
-  } as const;
-  const directives = contentSecurityPolicy(config, inlineScriptSources(config.frontendDist));
-  const helmetHeaders = helmet({ ...options, contentSecurityPolicy: { useDefaults: false, directives } });
-  const serverRenderedPageHeaders = helmet({
-    ...options,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { ...directives, scriptSrc: [...(directives['scriptSrc'] ?? []), pageScriptNonce] },
-    },
-  });
-  return (request: Request, response: Response, next: NextFunction): void => {
-    response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-    if (isServerRenderedPage(request)) {
-      response.locals[CSP_NONCE_LOCAL] = randomBytes(18).toString('base64url');
-      serverRenderedPageHeaders(request, response, next);
-    } else helmetHeaders(request, response, next);
-  };
-}
-
-/**
- * The pages rendered on the server carry two inline scripts Angular needs (the early event
- * capture for replay, and the page's data as JSON): each has this response's nonce, and the
- * policy allows exactly that nonce, never 'unsafe-inline' (docs/performance.md, "Server-rendered owner pages").
- */
-function isServerRenderedPage(request: Request): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const queryStart = request.url.indexOf('?');
-  if (queryStart === -1) return isRenderedPage(request.url, '');
-  return isRenderedPage(request.url.slice(0, queryStart), request.url.slice(queryStart));
-}
-
-function pageScriptNonce(_request: unknown, response: unknown): string {
-  return `'nonce-${String((response as Response).locals[CSP_NONCE_LOCAL])}'`;
 }
 
 /** What Node answers itself, before any route runs, in the body of docs/decisions.md, "Error bodies" instead of an empty one. */
@@ -190,34 +136,6 @@ function answerBodyErrors(error: unknown, request: Request, response: Response, 
 function noStore(_request: Request, response: Response, next: NextFunction): void {
   response.setHeader('Cache-Control', 'no-store');
   next();
-}
-
-/**
- * No inline script but the built page's own, each allowed by its hash (`inlineScriptSources`:
- * the staff page's early data request; the Angular build emits none itself, and critical CSS
- * inlining, which adds an inline event handler, is off); inline styles stay allowed because
- * Angular inserts component styles and the chart library sets style attributes at run time.
- * Requests are upgraded to HTTPS only when the service is published over HTTPS, so a plain-HTTP
- * demo still loads its own files.
- */
-export function contentSecurityPolicy(
-  config: Pick<AppConfig, 'publicBaseUrl'>,
-  inlineScripts: readonly string[] = [],
-): Record<string, string[]> {
-  return {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...inlineScripts],
-    scriptSrcAttr: ["'none'"],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:'],
-    fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    ...(config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
-  };
 }
 
 export type { INestApplication };

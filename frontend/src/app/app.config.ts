@@ -8,6 +8,7 @@ import { provideClientHydration, withEventReplay, withNoHttpTransferCache } from
 import { provideRouter, withComponentInputBinding } from '@angular/router';
 import { routes } from './app.routes';
 import { apiErrorInterceptor } from './core/api-error.interceptor';
+import { providePageContext } from './core/page-context';
 
 export const appConfig: ApplicationConfig = {
   providers: [
@@ -20,5 +21,7 @@ export const appConfig: ApplicationConfig = {
     // redrawing it, and replays what the owner typed or clicked before the code had run. The page's
     // data travels in the page through PreloadedData, not through HttpClient's transfer cache.
     provideClientHydration(withEventReplay(), withNoHttpTransferCache()),
+    // Whom to contact and the zone of dates, as the service rendered the page with them.
+    providePageContext(),
   ],
 };

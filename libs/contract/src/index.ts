@@ -12,3 +12,4 @@ export * from './lib/crm-local-time';
 export * from './lib/bounded-cache';
 export * from './lib/value-format-settings';
 export * from './lib/refusals';
+export * from './lib/organizer-contact';

@@ -69,7 +69,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     response.status(body.statusCode).json(body);
   }
 
-  /** The error body for `exception`; also used for the data of a server-rendered page (static-files/page-data.ts). */
+  /** The error body for `exception`; also used for the data of a server-rendered page (pages/page-data.ts). */
   toBody(exception: unknown, request: Request): ErrorBody {
     if (exception instanceof AppError) {
       return {

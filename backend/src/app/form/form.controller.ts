@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req, UseGuards } from '@nestjs/common';
-import type { FormDataPayload, SubmitResponse } from '@checkin/contract';
+import type { FormDataPayload, OwnerLinkParams, SubmitResponse } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress, linkParams, Owner, OwnerAccessGuard } from '../auth/owner-access.guard';
 import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
@@ -21,9 +21,7 @@ export class FormController {
 
   @Get('data')
   data(@Req() request: Request): Promise<FormDataPayload> {
-    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner, authorized) =>
-      this.formData.load(owner, authorized),
-    );
+    return readFormData(this.access, this.formData, linkParams(request), clientAddress(request));
   }
 
   /** The body is validated against the field configuration in SubmitService, not by a DTO. */
@@ -33,4 +31,17 @@ export class FormController {
   submit(@Owner() access: OwnerAccess, @Body() body: unknown): Promise<SubmitResponse> {
     return this.submissions.submit(access, body);
   }
+}
+
+/**
+ * GET /api/data's read: the link's check with the form's reads alongside. The rendered form reads
+ * its data with it too (backend/src/app/pages/page-data.ts), so the page and the API answer alike.
+ */
+export function readFormData(
+  access: OwnerAccessService,
+  formData: FormDataService,
+  link: Partial<OwnerLinkParams>,
+  address: string,
+): Promise<FormDataPayload> {
+  return access.authorizeWith(link, address, (owner, authorized) => formData.load(owner, authorized));
 }

@@ -7,7 +7,7 @@ import { CrmContactsGateway } from '../crm/contacts.gateway';
  * For a person tied to several co-ops who opened a link without orgId (ORG_REQUIRED), the co-ops
  * to choose from, by name: only for a valid link, under the same checksum rules as every owner
  * route. `GET /api/organizations` answers with it, and a server-rendered page that would show the
- * choice carries it inside (static-files/page-data.ts), so the page lists them as it arrives.
+ * choice carries it inside (pages/page-data.ts), so the page lists them as it arrives.
  */
 @Injectable()
 export class OrganizationChoicesService {

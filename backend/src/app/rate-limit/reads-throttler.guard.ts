@@ -71,7 +71,7 @@ function readsCounterKey(tracker: string, throttlerName: string): string {
 export type PageReadLimiter = (request: Request) => Promise<void>;
 
 /**
- * The read limit for the owner pages the service renders with their data (static-files/): such a
+ * The read limit for the owner pages the service renders with their data (pages/): such a
  * page load reads what `GET /api/data` or `GET /api/report` would, and costs more CPU, so it
  * counts against the same per-address counter, in the same storage (memory or Redis), with the
  * same limit, window and address (ThrottlerGuard's own tracker: the client address Express

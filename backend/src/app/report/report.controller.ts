@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
-import type { ReportPayload } from '@checkin/contract';
+import type { OwnerLinkParams, ReportPayload } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress, linkParams } from '../auth/owner-access.guard';
 import { OwnerAccessService } from '../auth/owner-access.service';
@@ -22,8 +22,19 @@ export class ReportController {
   // The history is personal: no shared cache may keep it.
   @Header('Cache-Control', 'no-store')
   report(@Req() request: Request): Promise<ReportPayload> {
-    return this.access.authorizeWith(linkParams(request), clientAddress(request), (owner) =>
-      this.reports.reportFor(owner.orgId),
-    );
+    return readReport(this.access, this.reports, linkParams(request), clientAddress(request));
   }
+}
+
+/**
+ * GET /api/report's read: the link's check with the history's reads alongside. The rendered
+ * report reads its data with it too (backend/src/app/pages/page-data.ts).
+ */
+export function readReport(
+  access: OwnerAccessService,
+  reports: ReportService,
+  link: Partial<OwnerLinkParams>,
+  address: string,
+): Promise<ReportPayload> {
+  return access.authorizeWith(link, address, (owner) => reports.reportFor(owner.orgId));
 }

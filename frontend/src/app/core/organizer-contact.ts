@@ -1,24 +1,28 @@
 import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, Injectable, input } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import type { OrganizerContact } from '@checkin/contract';
+import { type OrganizerContact, organizerContactWords } from '@checkin/contract';
 import { catchError, type Observable, of, shareReplay } from 'rxjs';
+import { PageContextStore } from './page-context';
 
 const NO_CONTACT: OrganizerContact = { name: null, email: null };
 
 /**
- * The organizer an owner contacts when something goes wrong (GET /api/organizer), read once per
- * page load. It is asked for even when the owner's own link fails, so it needs no link; a
- * failure to read it only leaves the generic wording.
+ * The organizer an owner contacts when something goes wrong: as the service rendered the page
+ * with it (PageContextStore), else GET /api/organizer, read once per page load. It is asked for
+ * even when the owner's own link fails, so it needs no link; a failure to read it only leaves the
+ * generic wording.
  */
 @Injectable({ providedIn: 'root' })
 export class OrganizerContactApi {
-  private readonly contact$: Observable<OrganizerContact> = inject(HttpClient)
-    .get<OrganizerContact>('/api/organizer')
-    .pipe(
-      catchError(() => of(NO_CONTACT)),
-      shareReplay(1),
-    );
+  private readonly handed = inject(PageContextStore).context?.organizer;
+  private readonly http = inject(HttpClient);
+  private readonly contact$: Observable<OrganizerContact> = this.handed
+    ? of(this.handed)
+    : this.http.get<OrganizerContact>('/api/organizer').pipe(
+        catchError(() => of(NO_CONTACT)),
+        shareReplay(1),
+      );
 
   contact(): Observable<OrganizerContact> {
     return this.contact$;
@@ -33,17 +37,12 @@ export class OrganizerContactApi {
   selector: 'app-organizer-contact',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    @let c = contact();
+    @let words = wording();
     <p class="organizer-contact">
-      {{ lead() }}
-      @if (c.name && c.email) {
-        contact {{ c.name }} at <a [href]="'mailto:' + c.email">{{ c.email }}</a>{{ ending() }}
-      } @else if (c.email) {
-        contact your organizer at <a [href]="'mailto:' + c.email">{{ c.email }}</a>{{ ending() }}
-      } @else if (c.name) {
-        contact {{ c.name }}, your organizer{{ ending() }}
-      } @else {
-        contact the organizer who sent you your check-in link{{ ending() }}
+      {{ lead() }} {{ words.before }}
+      @if (words.email; as email) {
+        <!-- No space between the address and the full stop after it. -->
+        <a [href]="'mailto:' + email">{{ email }}</a>{{ words.after }}
       }
     </p>
   `,
@@ -61,7 +60,6 @@ export class OrganizerContactLine {
 
   protected readonly contact = toSignal(inject(OrganizerContactApi).contact(), { initialValue: NO_CONTACT });
   protected readonly lead = computed(() => this.intro());
-  protected readonly ending = computed(() =>
-    this.needsNewLink() ? ' and ask for a new personal link.' : '.',
-  );
+  /** The words themselves: @checkin/contract, shared with the pages the service answers alone. */
+  protected readonly wording = computed(() => organizerContactWords(this.contact(), this.needsNewLink()));
 }

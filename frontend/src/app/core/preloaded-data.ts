@@ -26,7 +26,7 @@ interface StartedRequest {
 
 /**
  * On the server only: the page's first data, which the service read before rendering
- * (backend/src/app/static-files/page-data.ts). Null or absent in the browser.
+ * (backend/src/app/pages/page-data.ts). Null or absent in the browser.
  */
 export const SERVER_PAGE_DATA = new InjectionToken<PageDataAnswer | null>('SERVER_PAGE_DATA');
 

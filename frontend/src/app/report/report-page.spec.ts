@@ -57,8 +57,13 @@ describe('ReportPage', () => {
 
     expect(text(fixture, 'h1')).toEqual(['Riverbend Food Co-op']);
     expect(text(fixture, '.stage')).toEqual(['Current stage: Business planning']);
-    expect(text(fixture, '.counts dt')).toEqual(['Check-ins sent', 'Questions answered', 'History covers']);
-    expect(text(fixture, '.counts dd')).toEqual(['12', '15', 'February 2022 – November 2026']);
+    expect(text(fixture, '.counts dt')).toEqual([
+      'Check-ins sent',
+      'Stage changes by staff',
+      'Questions answered',
+      'History covers',
+    ]);
+    expect(text(fixture, '.counts dd')).toEqual(['10', '2', '15', 'February 2022 – November 2026']);
     const back = (fixture.nativeElement as HTMLElement).querySelector('a.back');
     expect(back?.getAttribute('href')).toBe(`/${LINK}`);
   });
@@ -126,7 +131,29 @@ describe('ReportPage', () => {
     expect(text(fixture, '#organization-heading')).toEqual(['Your co-op']);
     expect(text(fixture, '.facts dt')).toEqual(['Equity share price']);
     expect(text(fixture, '.facts dd')).toEqual(['$200.00']);
-    expect(text(fixture, '.counts dd').slice(0, 2)).toEqual(['1', '1']);
+    // That check-in set the stage: staff recorded it, no owner sent it.
+    expect(text(fixture, '.counts dt').slice(0, 3)).toEqual([
+      'Check-ins sent',
+      'Stage changes by staff',
+      'Questions answered',
+    ]);
+    expect(text(fixture, '.counts dd').slice(0, 3)).toEqual(['0', '1', '1']);
+  });
+
+  it('explains what will appear when the only check-in is a stage change staff recorded', async () => {
+    const fixture = await open();
+    const report = reportFixture();
+    const [staffStageChange] = report.activities.slice(-1);
+    await answer(fixture, {
+      ...report,
+      activities: [{ ...staffStageChange, fieldCount: 0 }],
+      fieldHistory: {},
+      organizationFacts: { ...report.organizationFacts, fields: [] },
+    });
+
+    expect(text(fixture, '.counts dd').slice(0, 3)).toEqual(['0', '1', '0']);
+    expect(text(fixture, '.notice.empty h2')).toEqual(['No check-ins yet']);
+    expect(text(fixture, '.notice.empty p')[0]).toContain('After your first check-in, this page shows');
   });
 
   it('shows each field’s latest value with its date, and expands its earlier entries', async () => {

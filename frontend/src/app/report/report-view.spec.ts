@@ -19,7 +19,9 @@ describe('buildReportView: header', () => {
 
     expect(view.orgName).toBe('Riverbend Food Co-op');
     expect(view.stageLabel).toBe('Business planning');
-    expect(view.checkInCount).toBe(12);
+    // Two of the twelve set the stage: staff recorded them, no owner sent them.
+    expect(view.checkInCount).toBe(10);
+    expect(view.stageChangeCount).toBe(2);
     expect(view.fieldsTracked).toBe(15);
     expect(view.dateSpan).toBe('February 2022 – November 2026');
   });

@@ -23,9 +23,17 @@ export { CLEARED_LABEL, type TrendView, type ViewOptions } from './trend';
 export interface ReportView {
   orgName: string;
   stageLabel: string;
+  /** Check-ins an owner sent: every check-in but the stage changes staff recorded. */
   checkInCount: number;
+  /** Check-ins staff recorded to set the co-op's stage (the form never sets one: docs/decisions.md, "Stages"). */
+  stageChangeCount: number;
   /** Fields with at least one answer, the co-op's own facts included. */
   fieldsTracked: number;
+  /**
+   * Nothing to show but the stages: no check-in recorded at all, or none with an answer (a co-op
+   * whose only check-in is a stage change staff recorded). The page says what will appear.
+   */
+  empty: boolean;
   /** "March 2022 – November 2026", from the oldest check-in to the newest. */
   dateSpan: string;
   /** "Your co-op": the organization's facts as they stand now; null when none is set. */
@@ -109,20 +117,28 @@ export function buildReportView(report: ReportPayload, options: ViewOptions): Re
     })
     .filter((section) => section.fields.length > 0 || section.matrix !== null);
   const organization = organizationView(report, options);
+  const fieldsTracked =
+    (organization?.facts.length ?? 0) +
+    sections.reduce((count, section) => count + section.fields.length + section.matrixFields.length, 0);
 
   return {
     orgName: report.orgName,
     stageLabel: report.currentStage.label,
-    checkInCount: report.activities.length,
-    fieldsTracked:
-      (organization?.facts.length ?? 0) +
-      sections.reduce((count, section) => count + section.fields.length + section.matrixFields.length, 0),
+    checkInCount: report.activities.filter((activity) => !isStaffStageChange(activity)).length,
+    stageChangeCount: report.activities.filter(isStaffStageChange).length,
+    fieldsTracked,
+    empty: report.activities.length === 0 || fieldsTracked === 0,
     dateSpan: dateSpanOf(report, options.locale),
     organization,
     sections,
     stages: stageProgress(report),
     headlines: headlineFigures(report, options),
   };
+}
+
+/** Only staff set a check-in's stage; an owner's check-in never carries one. */
+function isStaffStageChange(activity: ReportPayload['activities'][number]): boolean {
+  return activity.stage !== null;
 }
 
 /** Each quarterly cell's field, labelled by its row and quarter ("Sales, Q1"), row by row. */

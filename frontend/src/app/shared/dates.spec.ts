@@ -1,5 +1,14 @@
 import { formatDate } from '../core/value-format';
-import { calendarDay, dayAndTime, englishMonthYear, formatMonthSpan, formatMonthYear } from './dates';
+import {
+  calendarDay,
+  dayAndTime,
+  englishMonthYear,
+  formatDateAndTime,
+  formatMonthSpan,
+  formatMonthYear,
+  localCalendarDay,
+  setDisplayTimeZone,
+} from './dates';
 
 /**
  * One calendar on a page: a check-in sent late in the evening in Toronto (03:30 UTC the next day)
@@ -45,5 +54,44 @@ describe('dates: one calendar, the reader’s', () => {
       expect(englishMonthYear(day)).toBe(formatMonthYear(day, 'en-US'));
     }
     expect(englishMonthYear('someday')).toBe('someday');
+  });
+});
+
+/**
+ * The site's zone, once the page names it (docs/decisions.md, "Dates on owner pages"): the same
+ * day and time whatever the reader's zone (the front-end specs run under several, see
+ * tools/run-tests.mjs), as the service rendered it.
+ */
+describe('dates: in the site’s zone when the page names one', () => {
+  const LATE_EVENING_IN_TORONTO = '2026-12-01T03:30:00.000Z'; // 30 November, 22:30 in Toronto
+
+  afterEach(() => setDisplayTimeZone(null));
+
+  it('gives an instant the site’s day and time, whatever the reader’s zone', () => {
+    setDisplayTimeZone('America/Toronto');
+    expect(calendarDay(LATE_EVENING_IN_TORONTO)).toBe(calendarDay('2026-11-30'));
+    expect(formatDate(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('November 30, 2026');
+    expect(formatMonthYear(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('November 2026');
+    expect(dayAndTime(LATE_EVENING_IN_TORONTO)).toBeCloseTo((calendarDay('2026-11-30') ?? 0) + 22.5 / 24, 6);
+    expect(formatDateAndTime(new Date(LATE_EVENING_IN_TORONTO), 'en-US')).toBe(
+      'November 30, 2026 at 10:30 PM',
+    );
+    expect(localCalendarDay(new Date(LATE_EVENING_IN_TORONTO))).toBe(calendarDay('2026-11-30'));
+    setDisplayTimeZone('Pacific/Kiritimati');
+    expect(formatDate(LATE_EVENING_IN_TORONTO, 'en-US')).toBe('December 1, 2026');
+  });
+
+  it('never moves a calendar date or a CRM wall-clock date-time', () => {
+    setDisplayTimeZone('Pacific/Kiritimati');
+    expect(formatDate('2026-11-30', 'en-US')).toBe('November 30, 2026');
+    expect(formatDate('2026-11-30 23:30:00', 'en-US')).toBe('November 30, 2026');
+  });
+
+  it('keeps the reader’s zone for a zone it does not know', () => {
+    setDisplayTimeZone('Not/A_Zone');
+    const reader = new Date(LATE_EVENING_IN_TORONTO);
+    expect(localCalendarDay(reader)).toBe(
+      Date.UTC(reader.getFullYear(), reader.getMonth(), reader.getDate()) / 86_400_000,
+    );
   });
 });

@@ -16,12 +16,81 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 /** An instant (a check-in's time, as the API answers it): it has a zone. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Year, month and day: a date or CRM date-time as written, an instant on the reader's calendar. */
+/**
+ * The zone every date and time on the owner pages is shown in: the CRM site's, which the service
+ * hands to each page it renders, so a date reads the same before and after the app starts and
+ * wherever the owner is (docs/decisions.md, "Dates on owner pages"). Null: the reader's own zone
+ * (a page the browser rendered by itself, or a test).
+ */
+let displayTimeZone: string | null = null;
+
+/** Set once per page (frontend/src/app/core/page-context.ts); an unknown zone leaves the reader's. */
+export function setDisplayTimeZone(zone: string | null): void {
+  if (zone === null) {
+    displayTimeZone = null;
+    return;
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    displayTimeZone = zone;
+  } catch {
+    displayTimeZone = null;
+  }
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** An instant's calendar day and time of day on the display zone's clock. */
+function wallClock(instant: Date): WallClock {
+  if (displayTimeZone === null)
+    return {
+      year: instant.getFullYear(),
+      month: instant.getMonth() + 1,
+      day: instant.getDate(),
+      hour: instant.getHours(),
+      minute: instant.getMinutes(),
+      second: instant.getSeconds(),
+    };
+  const parts = dateTimeFormat('en-US', {
+    timeZone: displayTimeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return {
+    year: part('year'),
+    month: part('month'),
+    day: part('day'),
+    hour: part('hour') % 24,
+    minute: part('minute'),
+    second: part('second'),
+  };
+}
+
+/** Options for formatting an instant: in the display zone when one is set. */
+function inDisplayZone(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormatOptions {
+  return displayTimeZone === null ? options : { ...options, timeZone: displayTimeZone };
+}
+
+/** Year, month and day: a date or CRM date-time as written, an instant on the display zone's calendar. */
 export function calendarDateParts(text: string): { year: number; month: number; day: number } | null {
   if (INSTANT.test(text)) {
     const instant = new Date(text);
     if (Number.isNaN(instant.getTime())) return null;
-    return { year: instant.getFullYear(), month: instant.getMonth() + 1, day: instant.getDate() };
+    const { year, month, day } = wallClock(instant);
+    return { year, month, day };
   }
   const match = DATE_ONLY.exec(text) ?? DATE_TIME.exec(text);
   if (!match) return null;
@@ -96,10 +165,8 @@ export function dayAndTime(text: string): number | null {
   const day = calendarDay(text);
   if (day === null) return null;
   if (INSTANT.test(text)) {
-    const instant = new Date(text);
-    return (
-      day + (instant.getHours() * 3600 + instant.getMinutes() * 60 + instant.getSeconds()) * SECOND_IN_DAYS
-    );
+    const { hour, minute, second } = wallClock(new Date(text));
+    return day + (hour * 3600 + minute * 60 + second) * SECOND_IN_DAYS;
   }
   const time = TIME_OF_DAY.exec(text.slice(10));
   if (!time) return day;
@@ -107,9 +174,10 @@ export function dayAndTime(text: string): number | null {
   return day + seconds * SECOND_IN_DAYS;
 }
 
-/** The calendar day of a date's local year, month and day: what "today" means to the reader. */
+/** The calendar day of a date in the display zone: what "today" means on the page. */
 export function localCalendarDay(date: Date): number {
-  return Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / MS_PER_DAY;
+  const { year, month, day } = wallClock(date);
+  return Date.UTC(year, month - 1, day) / MS_PER_DAY;
 }
 
 /** The calendar day of 1 January of a year. */
@@ -129,15 +197,15 @@ export function yearOfDay(day: number): number {
 
 /** "6:00 PM" or "18:00", by the reader's locale. */
 export function formatClockTime(date: Date, locale?: string): string {
-  return dateTimeFormat(locale, { timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale, inDisplayZone({ timeStyle: 'short' })).format(date);
 }
 
 /** "November 23, 2026 at 6:00 PM" or "23 November 2026 at 18:00", by the reader's locale. */
 export function formatDateAndTime(date: Date, locale?: string): string {
-  return dateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale, inDisplayZone({ dateStyle: 'long', timeStyle: 'short' })).format(date);
 }
 
 /** "November 23, 2026", by the reader's locale. */
 export function formatLongDate(date: Date, locale?: string): string {
-  return dateTimeFormat(locale, { dateStyle: 'long' }).format(date);
+  return dateTimeFormat(locale, inDisplayZone({ dateStyle: 'long' })).format(date);
 }

@@ -5,7 +5,10 @@ import type { FileLinkContext } from './file-link';
 import { DisclosureButton } from '../shared/disclosure-button';
 import { StaffValue } from './staff-value';
 
-/** A compact row: the latest value and its date, and a toggle for earlier entries. */
+/**
+ * A compact row: the latest value and its date, and a toggle for earlier entries. A hidden comma
+ * parts each value from its date, so a screen reader reads "Cleared, recorded …", not one word.
+ */
 @Component({
   selector: 'app-staff-field-row',
   imports: [DisclosureButton, StaffValue],
@@ -27,7 +30,7 @@ import { StaffValue } from './staff-value';
           [inHistory]="report().history.length > 0"
         />
         @if (latestDate(); as date) {
-          <span class="date">recorded {{ date }}</span>
+          <span class="visually-hidden">, </span><span class="date">recorded {{ date }}</span>
         }
         @if (earlier().length > 0) {
           <app-disclosure-button [(expanded)]="expanded" [controls]="listId()">
@@ -45,7 +48,8 @@ import { StaffValue } from './staff-value';
                     [fileLinks]="fileLinks()"
                     [inHistory]="true"
                   />
-                  <span class="date">recorded {{ format(entry.date) }}</span>
+                  <span class="visually-hidden">, </span
+                  ><span class="date">recorded {{ format(entry.date) }}</span>
                 </li>
               }
             }

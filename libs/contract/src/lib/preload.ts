@@ -1,4 +1,4 @@
-import type { OwnerLinkParams } from './payloads';
+import type { OrganizerContact, OwnerLinkParams } from './payloads';
 
 /**
  * The data request each owner page makes first. The service names it in a `Link: rel=preload`
@@ -65,6 +65,8 @@ export interface PageDataAnswer {
    * choose from (`organizationChoicesUrl`) when the link names none of a person's several.
    */
   also?: PageDataAnswer[];
+  /** The `Retry-After` the API would have sent with an error (a CRM outage, a limit), in seconds. */
+  retryAfterSeconds?: number;
 }
 
 /** `GET /api/organizations` for this link, built alike by the page and by the service that hands it over. */
@@ -78,3 +80,15 @@ export function organizationChoicesUrl(link: OwnerLinkParams): string {
  * (docs/performance.md, "The app starts when the owner acts").
  */
 export const LATER_CODE_ELEMENT_ID = 'checkin-later-code';
+
+/**
+ * What every page the service renders carries besides its data, so the page holds all the app
+ * would show on its first paint (docs/performance.md, "Server-rendered owner pages"): whom an
+ * owner contacts (`GET /api/organizer`), and the CRM site's zone, in which every date and time on
+ * the owner pages is shown (docs/decisions.md, "Dates on owner pages").
+ */
+export interface PageContext {
+  organizer: OrganizerContact;
+  /** An IANA zone; null when the service could not learn it (the reader's zone is used then). */
+  timeZone: string | null;
+}

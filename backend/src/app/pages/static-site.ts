@@ -1,11 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  LATER_CODE_ELEMENT_ID,
-  PAGE_DATA_ROUTES,
-  pageDataUrl,
-  STAFF_PAGE_PATH,
-  staffLinkFromQuery,
-} from '@checkin/contract';
+import { LATER_CODE_ELEMENT_ID, type PageContext, type PageDataAnswer, pageDataUrl } from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +10,8 @@ import { GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { AppError } from '../errors/app-error';
 import type { PageDataReader } from './page-data';
 import type { PageRenderer } from './page-renderer';
+import { isRenderedPage, pageStatus, readsData } from './page-table';
+import { refusalPage } from './refusal-page';
 
 /** Written by tools/build/precompress.mjs: each page route's lazy chunks. Not served. */
 export const PAGE_CHUNKS_FILE = 'page-chunks.json';
@@ -145,39 +141,17 @@ export function inlineScriptSources(root: string): string[] {
 /** Where bootstrap.ts leaves this response's CSP nonce (`response.locals`). */
 export const CSP_NONCE_LOCAL = 'cspNonce';
 
-/**
- * The pages rendered in this process, with their data, when the front end's server build is
- * there (docs/performance.md, "Server-rendered owner pages"): the owner pages (the form, the
- * report), and the staff page on the load that carries its key in the address, its first from
- * the staff link. Later loads of the staff page find the key in the tab's session storage, which
- * the server never sees: they are rendered in the browser (docs/performance.md, "The staff page
- * rendered from its link").
- */
-export function isRenderedPage(pathname: string, search: string): boolean {
-  return PAGE_DATA_ROUTES.has(pathname) || isStaffPageFromLink(pathname, search);
-}
-
-/** The staff page on the load whose address carries its key: the staff link itself. */
-function isStaffPageFromLink(pathname: string, search: string): boolean {
-  return pathname === STAFF_PAGE_PATH && staffLinkFromQuery(new URLSearchParams(search)) !== null;
-}
-
-/**
- * Whether a rendered page reads the CRM, and so counts against the reads limit: an owner page
- * opened with its link, or the staff page opened from its link. Without a link a page is its own
- * error view and reads nothing.
- */
-function readsData(pathname: string, search: string): boolean {
-  return pageDataUrl(pathname, search) !== null || isStaffPageFromLink(pathname, search);
-}
-
 /** What renders the pages `isRenderedPage` names. */
 export interface ServerRendering {
   render: PageRenderer;
   readPageData: PageDataReader;
-  /** The reads rate limit: a page rendered with its data counts as one read of it. */
+  /** The reads rate limit: every page load counts as one read (docs/decisions.md, "Limits"). */
   limitRead: PageReadLimiter;
+  /** Whom to contact and the zone of dates, handed to every page (absent: none named, the reader's zone). */
+  pageContext?: () => Promise<PageContext>;
 }
+
+const NO_CONTEXT: PageContext = { organizer: { name: null, email: null }, timeZone: null };
 
 /**
  * Serves the built front end: its files, Brotli or gzip precompressed when the browser accepts
@@ -186,7 +160,14 @@ export interface ServerRendering {
  * index.html for every other GET outside /api (the app's own routes), with the page's `Link`
  * preloads. Anything else goes on to Nest (the API, or its 404).
  */
-export function staticSite(root: string, serverRendering: ServerRendering | null = null) {
+export function staticSite(
+  root: string,
+  serverRendering: ServerRendering | null = null,
+  /** Counts every page load against the reads limit; the rendering's own when not given. */
+  limitPageLoad: PageReadLimiter | null = serverRendering?.limitRead ?? null,
+  pageContext: () => Promise<PageContext> = serverRendering?.pageContext ??
+    (() => Promise.resolve(NO_CONTEXT)),
+) {
   const files = loadStaticFiles(root);
   const pageChunks = loadPageChunks(root);
   const index = files.get('/index.html');
@@ -204,31 +185,54 @@ export function staticSite(root: string, serverRendering: ServerRendering | null
     } catch {
       decoded = pathname;
     }
-    let file = files.get(decoded);
+    const file = decoded === '/index.html' ? undefined : files.get(decoded);
+    if (file !== undefined) return send(request, response, file);
     const search = queryStart === -1 ? '' : request.url.slice(queryStart);
+    // A page, not a file: each load counts against the reads limit, as an API read does.
+    const limited = limitPageLoad === null ? Promise.resolve() : limitPageLoad(request);
+    limited
+      .then(
+        () => answerPage(request, response, decoded, search),
+        (error: unknown) => refuse(request, response, error, refusals, pageContext),
+      )
+      .catch((error: unknown) => {
+        logger.error(
+          `answering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!response.headersSent) response.status(500);
+        response.end();
+      });
+  };
+
+  async function answerPage(
+    request: Request,
+    response: Response,
+    decoded: string,
+    search: string,
+  ): Promise<void> {
     const nonce: unknown = response.locals[CSP_NONCE_LOCAL];
     if (serverRendering !== null && isRenderedPage(decoded, search) && typeof nonce === 'string') {
       const chunks = renderedPageChunks(pageChunks, decoded);
-      const page = { pathname: decoded, search, nonce, chunks, fallback: index };
-      renderPage(request, response, serverRendering, page, refusals, logger).catch((error: unknown) => {
-        // The page still works rendered in the browser: log, and send that instead.
-        logger.error(
-          `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        if (response.headersSent) return void response.end();
-        const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
-        if (link !== null) response.setHeader('Link', link);
-        send(request, response, index);
-      });
-      return;
+      const page = { pathname: decoded, search, nonce, chunks, fallback: index as StaticFile };
+      return renderPage(request, response, serverRendering, page, pageContext, logger).catch(
+        (error: unknown) => {
+          // The page still works rendered in the browser: log, and send that instead.
+          logger.error(
+            `rendering ${decoded} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          if (response.headersSent) return void response.end();
+          const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
+          if (link !== null) response.setHeader('Link', link);
+          send(request, response, index as StaticFile);
+        },
+      );
     }
-    if (file === undefined || decoded === '/index.html') {
-      file = index;
-      const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
-      if (link !== null) response.setHeader('Link', link);
-    }
-    send(request, response, file);
-  };
+    const link = pageLinkHeader(decoded, search, pageChunks.get(decoded) ?? []);
+    if (link !== null) response.setHeader('Link', link);
+    // Browser-rendered: the page asks for its own data; an address that is no page says so in 404.
+    const status = pageStatus(decoded, null) === 404 ? 404 : 200;
+    send(request, response, index as StaticFile, status);
+  }
 }
 
 interface RenderedPage {
@@ -255,34 +259,41 @@ interface RenderedPage {
 async function renderPage(
   request: Request,
   response: Response,
-  { render, readPageData, limitRead }: ServerRendering,
+  { render, readPageData }: ServerRendering,
   { pathname, search, nonce, chunks, fallback }: RenderedPage,
-  refusals: GlobalExceptionFilter,
+  pageContext: () => Promise<PageContext>,
   logger: Logger,
 ): Promise<void> {
-  if (readsData(pathname, search)) {
-    try {
-      await limitRead(request);
-    } catch (error: unknown) {
-      return refuse(request, response, error, refusals);
-    }
-  }
   const coding = chooseEncoding(request.headers['accept-encoding']);
   response.vary('Accept-Encoding');
   response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
   response.setHeader('Cache-Control', 'private, no-store');
-  if (coding !== null) response.setHeader('Content-Encoding', coding);
-  response.status(200);
-  if (request.method === 'HEAD') return void response.end();
-  response.flushHeaders();
+  let pageData: PageDataAnswer | null = null;
   let html: Buffer;
   try {
-    const pageData = await readPageData(pathname, search, request);
-    const rendered = await render({ url: `${pathname}${search}`, nonce, pageData });
+    const [data, context] = await Promise.all([
+      readsData(pathname, search) ? readPageData(pathname, search, request) : Promise.resolve(null),
+      pageContext(),
+    ]);
+    pageData = data;
+    // The status the page's data route answers: known only once the data is read, so the
+    // headers wait for it (docs/decisions.md, "Page statuses").
+    response.status(pageStatus(pathname, pageData));
+    if (pageData?.retryAfterSeconds !== undefined)
+      response.setHeader('Retry-After', String(pageData.retryAfterSeconds));
+    if (coding !== null) response.setHeader('Content-Encoding', coding);
+    if (request.method === 'HEAD') return void response.end();
+    response.flushHeaders();
+    const rendered = await render({ url: `${pathname}${search}`, nonce, pageData, context });
     html = Buffer.from(withLaterCode(rendered, chunks), 'utf8');
   } catch (error: unknown) {
     logger.error(`rendering ${pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
     if (response.destroyed) return;
+    if (!response.headersSent) {
+      response.status(pageStatus(pathname, pageData));
+      if (coding !== null) response.setHeader('Content-Encoding', coding);
+      if (request.method === 'HEAD') return void response.end();
+    }
     const { identity, encoded } = fallback;
     const body =
       coding === null ? identity.body : (encoded[coding]?.body ?? compressBody(identity.body, coding));
@@ -308,10 +319,17 @@ export function withLaterCode(html: string, chunks: readonly string[]): string {
 
 /**
  * A page load refused before any rendering (over the reads limit, or its counters unreachable):
- * the error body as JSON to a client that asks for JSON, otherwise a small page saying the same,
- * in both cases with the error's status and `Retry-After`, never rendered and never cached.
+ * the error body as JSON to a client that asks for JSON, otherwise a small page saying the same
+ * with whom to contact (refusal-page.ts), in both cases with the error's status and
+ * `Retry-After`, never rendered and never cached.
  */
-function refuse(request: Request, response: Response, error: unknown, refusals: GlobalExceptionFilter): void {
+async function refuse(
+  request: Request,
+  response: Response,
+  error: unknown,
+  refusals: GlobalExceptionFilter,
+  pageContext: () => Promise<PageContext>,
+): Promise<void> {
   const body = refusals.toBody(error, request);
   if (response.headersSent) return void response.end();
   if (error instanceof AppError && error.extra.retryAfterSeconds !== undefined)
@@ -322,32 +340,14 @@ function refuse(request: Request, response: Response, error: unknown, refusals: 
     response.status(body.statusCode).json(body);
     return;
   }
-  const html = Buffer.from(refusalPage(body.message), 'utf8');
+  const { organizer } = await pageContext().catch(() => NO_CONTEXT);
+  const html = Buffer.from(refusalPage(body.message, organizer), 'utf8');
   response.setHeader('Content-Type', CONTENT_TYPES['.html'] ?? 'text/html');
   response.setHeader('Content-Length', html.length);
   response.status(body.statusCode).end(request.method === 'HEAD' ? undefined : html);
 }
 
-/** The refusal as a page: no script, no stylesheet request; the message is the service's own text. */
-function refusalPage(message: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>Please wait a moment – Co-op check-in</title></head>',
-    '<body><main>',
-    `<h1>Please wait a moment</h1><p role="alert">${escapeHtml(message)}</p>`,
-    '<p>Then reload this page.</p>',
-    '</main></body>',
-    '</html>',
-  ].join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function send(request: Request, response: Response, file: StaticFile): void {
+function send(request: Request, response: Response, file: StaticFile, status = 200): void {
   const coding = chooseEncoding(request.headers['accept-encoding']);
   const encoded = coding === null ? undefined : file.encoded[coding];
   const chosen = encoded ?? file.identity;
@@ -356,13 +356,13 @@ function send(request: Request, response: Response, file: StaticFile): void {
   response.setHeader('Cache-Control', file.cacheControl);
   response.setHeader('ETag', chosen.etag);
   if (encoded !== undefined && coding !== null) response.setHeader('Content-Encoding', coding);
-  if (matchesEtag(request.headers['if-none-match'], chosen.etag)) {
+  if (status === 200 && matchesEtag(request.headers['if-none-match'], chosen.etag)) {
     response.status(304).end();
     return;
   }
   response.setHeader('Content-Length', chosen.body.length);
-  if (request.method === 'HEAD') response.status(200).end();
-  else response.status(200).end(chosen.body);
+  if (request.method === 'HEAD') response.status(status).end();
+  else response.status(status).end(chosen.body);
 }
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -1,5 +1,5 @@
 import { FORM_ID, LATER_CODE_ELEMENT_ID, STAFF_KEY_STORAGE_ITEM, STAFF_PAGE_PATH } from '@checkin/contract';
-import { keepsEnterInField } from './app/form/enter-in-field';
+import { keepsEnterInField } from '../app/form/enter-in-field';
 import { earlyCapturedEvents } from './early-input';
 
 /**

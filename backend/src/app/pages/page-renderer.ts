@@ -1,4 +1,4 @@
-import type { PageDataAnswer } from '@checkin/contract';
+import type { PageContext, PageDataAnswer } from '@checkin/contract';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ interface ServerEntry {
     url: string;
     nonce: string;
     pageData: PageDataAnswer | null;
+    context: PageContext;
   }): Promise<string>;
 }
 
@@ -17,6 +18,7 @@ export interface PageRenderRequest {
   url: string;
   nonce: string;
   pageData: PageDataAnswer | null;
+  context: PageContext;
 }
 
 export type PageRenderer = (request: PageRenderRequest) => Promise<string>;
@@ -39,7 +41,8 @@ export function loadPageRenderer(browserRoot: string): PageRenderer | null {
   const entry = import(/* webpackIgnore: true */ pathToFileURL(entryPath).href) as Promise<ServerEntry>;
   // Loading starts at start-up; a failure surfaces on the first render (which then falls back).
   entry.catch(() => undefined);
-  return async ({ url, nonce, pageData }) => (await entry).renderPage({ document, url, nonce, pageData });
+  return async ({ url, nonce, pageData, context }) =>
+    (await entry).renderPage({ document, url, nonce, pageData, context });
 }
 
 /** `<link rel="stylesheet" href="styles-….css" …>` as the build writes it into the template. */
@@ -62,7 +65,7 @@ export function withStylesheetsInlined(document: string, browserRoot: string): s
   });
 }
 
-/** The staff page's early data request (frontend/src/early-staff-request.js), as the build injects it. */
+/** The staff page's early data request (frontend/src/page-start/early-staff-request.js), as the build injects it. */
 const STAFF_SCRIPT = /<script src="early-staff-request-[\w-]*\.js"[^>]*><\/script>/g;
 
 /**

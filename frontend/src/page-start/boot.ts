@@ -1,7 +1,7 @@
 import { bootstrapApplication } from '@angular/platform-browser';
-import { App } from './app/app';
-import { appConfig } from './app/app.config';
-import { startPageDataRequest } from './app/core/preloaded-data';
+import { App } from '../app/app';
+import { appConfig } from '../app/app.config';
+import { startPageDataRequest } from '../app/core/preloaded-data';
 
 /**
  * Starts Angular (main.ts decides when: docs/performance.md, "The app starts when the owner

@@ -11,10 +11,13 @@ import {
 } from '@checkin/contract';
 import type { Request } from 'express';
 import { clientAddress } from '../auth/owner-access.guard';
-import { type OwnerAccess, OwnerAccessService } from '../auth/owner-access.service';
+import { OwnerAccessService } from '../auth/owner-access.service';
+import { AppError } from '../errors/app-error';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { readFormData } from '../form/form.controller';
 import { FormDataService } from '../form/form-data.service';
 import { OrganizationChoicesService } from '../form/organization-choices.service';
+import { readReport } from '../report/report.controller';
 import { ReportService } from '../report/report.service';
 import { StaffKeyGuard } from '../auth/secret-key.guard';
 import { parseOrgId } from '../staff-report/staff-report.controller';
@@ -32,8 +35,9 @@ export type PageDataReader = (
  * checks, services and error bodies; the answer goes into the rendered page, so the browser never
  * requests it (docs/performance.md, "Server-rendered owner pages").
  *
- * - The form and the report: `GET /api/data` and `GET /api/report`, after the same checksum check
- *   (OwnerAccessService, with its per-address failure limit). A link that names none of a
+ * - The form and the report: `GET /api/data` and `GET /api/report`, read by the very functions
+ *   their controllers call (`readFormData`, `readReport`: the checksum check with its per-address
+ *   failure limit, the reads alongside). A link that names none of a
  *   person's several co-ops (ORG_REQUIRED) also carries the co-ops to choose from, as
  *   `GET /api/organizations` would answer: the page lists them as it arrives.
  * - The staff page opened with its link: `GET /api/staff/report` for the link's organization,
@@ -57,9 +61,19 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
     try {
       return { url, status: 200, body: await read() };
     } catch (error: unknown) {
-      const body = errors.toBody(error, request);
-      return { url, status: body.statusCode, body };
+      return errorAnswer(url, error, request);
     }
+  };
+  /** The error as the API answers it: its body, status and `Retry-After`. */
+  const errorAnswer = (url: string, error: unknown, request: Request): PageDataAnswer => {
+    const body = errors.toBody(error, request);
+    const retryAfterSeconds = error instanceof AppError ? error.extra.retryAfterSeconds : undefined;
+    return {
+      url,
+      status: body.statusCode,
+      body,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    };
   };
   const staffPageData = (search: string, request: Request): Promise<PageDataAnswer> | null => {
     const link = staffLinkFromQuery(new URLSearchParams(search));
@@ -71,24 +85,25 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
   };
   const choicesAnswer = (link: OwnerLinkParams, request: Request): Promise<PageDataAnswer> =>
     answerOf(organizationChoicesUrl(link), request, () => choices.choicesFor(link, clientAddress(request)));
-  const loaders: Readonly<Record<string, (owner: OwnerAccess) => Promise<unknown>>> = {
-    '/': (owner) => formData.load(owner),
-    '/report': (owner) => reports.reportFor(owner.orgId),
+  // Each owner page's read is its data route's own (the controllers export them).
+  const reads: Readonly<Record<string, (link: OwnerLinkParams, address: string) => Promise<unknown>>> = {
+    '/': (link, address) => readFormData(access, formData, link, address),
+    '/report': (link, address) => readReport(access, reports, link, address),
   };
   return async (pathname, search, request) => {
     if (pathname === STAFF_PAGE_PATH) return staffPageData(search, request);
     const url = pageDataUrl(pathname, search);
     const link = ownerLinkFromQuery(new URLSearchParams(search));
-    const load = loaders[pathname];
-    if (url === null || link === null || load === undefined) return null;
+    const read = reads[pathname];
+    if (url === null || link === null || read === undefined) return null;
     try {
       // The link as the browser's data request would carry it (pageDataUrl: trimmed values).
-      const owner = await access.authorize(link, clientAddress(request));
-      return { url, status: 200, body: await load(owner) };
+      return { url, status: 200, body: await read(link, clientAddress(request)) };
     } catch (error: unknown) {
-      const body = errors.toBody(error, request);
-      if (body.code !== 'ORG_REQUIRED') return { url, status: body.statusCode, body };
-      return { url, status: body.statusCode, body, also: [await choicesAnswer(link, request)] };
+      const answer = errorAnswer(url, error, request);
+      const code = (answer.body as { code?: string }).code;
+      if (code !== 'ORG_REQUIRED') return answer;
+      return { ...answer, also: [await choicesAnswer(link, request)] };
     }
   };
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { PageDataAnswer } from '@checkin/contract';
+import { Errors } from '../errors/app-error';
 import type { PageRenderRequest } from './page-renderer';
 import { CSP_NONCE_LOCAL, PAGE_CHUNKS_FILE, type ServerRendering, staticSite } from './static-site';
 
@@ -97,7 +98,12 @@ describe('server-rendered owner pages: headers before the page', () => {
         '<link rel="modulepreload" href="/chunk-FORM.js"></template>' +
         '</head><body><p>rendered</p></body></html>',
     );
-    expect(renderer.requests[0]).toEqual({ url: OWNER_PAGE, nonce: 'nonce-for-this-answer', pageData });
+    expect(renderer.requests[0]).toEqual({
+      url: OWNER_PAGE,
+      nonce: 'nonce-for-this-answer',
+      pageData,
+      context: { organizer: { name: null, email: null }, timeZone: null },
+    });
   });
 
   it('sends the browser-rendered page in the same coding when rendering fails after the headers', async () => {
@@ -117,5 +123,82 @@ describe('server-rendered owner pages: headers before the page', () => {
     expect(answer.statusCode).toBe(200);
     expect((await bodyOf(answer)).length).toBe(0);
     expect(renderer.requests).toHaveLength(0);
+  });
+});
+
+describe('page statuses and the page-load limit', () => {
+  let root: string;
+  let server: Server;
+  let answerOfData: PageDataAnswer;
+  let loads: string[];
+  let refuseLoads: boolean;
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'checkin-static-'));
+    writeFileSync(join(root, 'index.html'), INDEX_HTML);
+    writeFileSync(join(root, 'main.js'), 'void 0;');
+    loads = [];
+    refuseLoads = false;
+    const rendering: ServerRendering = {
+      render: () => Promise.resolve('<!doctype html><html><head></head><body>page</body></html>'),
+      readPageData: () => Promise.resolve(answerOfData),
+      limitRead: (request) => {
+        loads.push(request.url);
+        return refuseLoads ? Promise.reject(Errors.rateLimited(42)) : Promise.resolve();
+      },
+      pageContext: () =>
+        Promise.resolve({ organizer: { name: 'Sam Rivera', email: 'sam@example.org' }, timeZone: 'UTC' }),
+    };
+    const app = new ExpressAdapter().getInstance<Express>();
+    app.use((_request, response, next) => {
+      response.locals[CSP_NONCE_LOCAL] = 'nonce-for-this-answer';
+      next();
+    });
+    app.use(staticSite(root, rendering));
+    server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+  });
+
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('answers a rendered page with its data route’s status and Retry-After', async () => {
+    answerOfData = { url: '/api/data?x', status: 401, body: { code: 'CHECKSUM_INVALID' } };
+    expect((await get(server, OWNER_PAGE)).statusCode).toBe(401);
+    answerOfData = {
+      url: '/api/data?x',
+      status: 503,
+      body: { code: 'CRM_UNAVAILABLE' },
+      retryAfterSeconds: 30,
+    };
+    const outage = await get(server, OWNER_PAGE);
+    expect(outage.statusCode).toBe(503);
+    expect(outage.headers['retry-after']).toBe('30');
+  });
+
+  it('answers an owner page without its link 401, and an address that is no page 404', async () => {
+    expect((await get(server, '/report')).statusCode).toBe(401);
+    const missing = await get(server, '/no-such-page');
+    expect(missing.statusCode).toBe(404);
+    expect((await bodyOf(missing)).toString('utf8')).toBe(INDEX_HTML);
+    expect((await get(server, '/main.js')).statusCode).toBe(200);
+  });
+
+  it('counts every page load against the reads limit, never a file, and refuses with the page and Retry-After', async () => {
+    await get(server, '/report');
+    await get(server, '/staff');
+    await get(server, '/no-such-page');
+    await get(server, '/main.js');
+    expect(loads).toEqual(['/report', '/staff', '/no-such-page']);
+    refuseLoads = true;
+    const refused = await get(server, '/', { Accept: 'text/html' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('42');
+    const page = (await bodyOf(refused)).toString('utf8');
+    expect(page).toContain('Too many requests');
+    expect(page).toContain('contact Sam Rivera at <a href="mailto:sam@example.org">');
   });
 });
