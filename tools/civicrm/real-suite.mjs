@@ -19,7 +19,7 @@
  * run it, except under CI=true, where a skip is a failure. Build first (`nx run-many -t build`).
  * --keep leaves the instances running (and reuses running ones) for repeated local runs.
  * REAL_SUITE_SLOT=N (0-9, default 0) moves every site's ports up by N×100 and its folder to
- * /tmp/checkin-civicrm-N-<name>, so several checkouts can run the suite side by side.
+ * /tmp/checkin-real-N-<name>, so several checkouts can run the suite side by side.
  *
  * Time (docs/performance.md, "The test run"): the sites install one after another in the
  * background from the beginning, while one production build for every guide run is made
@@ -63,7 +63,7 @@ const TARGETS = [
   {
     name: '6.14',
     pack: 'civicrm-standalone-6.14-code.tar.gz',
-    port: 8700,
+    port: 8740,
     timeZone: 'UTC',
     guide: true,
     journey: true,
@@ -72,7 +72,7 @@ const TARGETS = [
   {
     name: '5.81',
     pack: 'civicrm-standalone-5.81.1-code.tar.gz',
-    port: 8710,
+    port: 8750,
     timeZone: 'UTC',
     guide: true,
     lane: 1,
@@ -81,7 +81,7 @@ const TARGETS = [
     name: 'chicago',
     aliases: ['restricted'],
     pack: 'civicrm-standalone-6.14-code.tar.gz',
-    port: 8720,
+    port: 8760,
     timeZone: 'America/Chicago',
     restricted: true,
     lane: 1,
@@ -96,8 +96,7 @@ function run(command, commandArgs, env = {}, { timeoutMs = 600_000 } = {}) {
 }
 
 function targetSite(target) {
-  const base =
-    slot === 0 ? `/tmp/checkin-civicrm-${target.name}` : `/tmp/checkin-civicrm-${slot}-${target.name}`;
+  const base = `/tmp/checkin-real-${slot}-${target.name}`;
   return siteEnvironment({
     base,
     port: target.port + slot * 100,
