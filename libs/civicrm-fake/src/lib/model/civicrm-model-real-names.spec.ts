@@ -1,4 +1,4 @@
-import { CiviCrmModel } from './civicrm-model';
+import { type CiviCrmModel } from './civicrm-model';
 import { Api4Error } from './types';
 import {
   ORG_ID,

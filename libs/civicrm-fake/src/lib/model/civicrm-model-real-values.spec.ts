@@ -1,4 +1,4 @@
-import { CiviCrmModel } from './civicrm-model';
+import { type CiviCrmModel } from './civicrm-model';
 import { ANONYMOUS_USER, Api4Error, CHECKIN_EXTENSION_VERSION } from './types';
 import {
   ORG_ID,
