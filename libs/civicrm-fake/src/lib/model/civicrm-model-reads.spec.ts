@@ -1,5 +1,4 @@
 import { type CiviCrmModel } from './civicrm-model';
-import { Api4Error } from './types';
 import {
   OTHER_PERSON_ID,
   ORG_ID,
@@ -11,23 +10,12 @@ import {
   STAGE_FIELD,
   createSampleModel,
 } from '../spec-support/sample-site';
+import { expectApi4Error } from '../spec-support/model-specs';
 
 /** The model's reads: select, where, order and paging, and the params and entities it accepts. */
 
 const CHECK_IN = ['activity_type_id:name', '=', SAMPLE_ACTIVITY_TYPE] as const;
 const OF_ORG = ['target_contact_id', 'CONTAINS', ORG_ID] as const;
-
-function expectApi4Error(run: () => unknown, status = 500, message?: RegExp): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(Api4Error);
-  expect((caught as Api4Error).status).toBe(status);
-  if (message) expect((caught as Api4Error).message).toMatch(message);
-}
 
 describe('CiviCrmModel', () => {
   let clock: Date;

@@ -1,53 +1,13 @@
 import { type CiviCrmModel } from './civicrm-model';
-import { Api4Error } from './types';
-import {
-  ORG_ID,
-  PERSON,
-  PERSON_ID,
-  SAMPLE_ACTIVITY_TYPE,
-  createSampleModel,
-} from '../spec-support/sample-site';
+import { ORG_ID, PERSON, PERSON_ID } from '../spec-support/sample-site';
+import { expectApi4Error, realSiteHelpers } from '../spec-support/model-specs';
 
 /** Names, option weights, files and joins as a real CiviCRM has them. */
-
-function expectApi4Error(run: () => unknown, status = 500, message?: RegExp): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(Api4Error);
-  expect((caught as Api4Error).status).toBe(status);
-  if (message) expect((caught as Api4Error).message).toMatch(message);
-}
 
 /** The behaviours measured on real CiviCRM 6.14 and 5.81.1 (issues 12 and 18). */
 describe('CiviCrmModel imitating a real CiviCRM', () => {
   const clock = new Date('2026-11-21T12:00:00Z');
-  const make = (options: Partial<ConstructorParameters<typeof CiviCrmModel>[0]> = {}) =>
-    createSampleModel({
-      now: () => clock,
-      secret: 'test-secret',
-      baseUrl: 'https://crm.example.org',
-      ...options,
-    });
-  const checkIn = (model: CiviCrmModel, values: Record<string, unknown>, context = {}) =>
-    model.api4(
-      'Activity',
-      'create',
-      {
-        values: {
-          'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
-          source_contact_id: PERSON_ID,
-          target_contact_id: [ORG_ID],
-          ...values,
-        },
-      },
-      context,
-    )[0];
-  const read = (model: CiviCrmModel, id: unknown, select: string[], extra: Record<string, unknown> = {}) =>
-    model.api4('Activity', 'get', { select, where: [['id', '=', id]], ...extra })[0];
+  const { make, checkIn, read } = realSiteHelpers(clock);
 
   describe('names', () => {
     it('munges a CustomGroup name on create (no rename), while the seeded site keeps its old names', () => {

@@ -1,5 +1,5 @@
 import { CiviCrmModel } from './civicrm-model';
-import { Api4Error, CrmFatalError, DEFAULT_CHECKSUM_TTL_HOURS } from './types';
+import { CrmFatalError, DEFAULT_CHECKSUM_TTL_HOURS } from './types';
 import {
   OTHER_ORG_ID,
   ORG_ID,
@@ -10,20 +10,9 @@ import {
   SAMPLE_CHECKSUM,
   createSampleModel,
 } from '../spec-support/sample-site';
+import { expectApi4Error } from '../spec-support/model-specs';
 
 /** The model's writes, checksums, APIv3 Attachment.get, settings and state. */
-
-function expectApi4Error(run: () => unknown, status = 500, message?: RegExp): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(Api4Error);
-  expect((caught as Api4Error).status).toBe(status);
-  if (message) expect((caught as Api4Error).message).toMatch(message);
-}
 
 describe('CiviCrmModel', () => {
   let clock: Date;
