@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run docs:settings`: rewrites README, "Settings" (the table),
+ * `npm run docs:settings`: rewrites docs/settings.md (the table),
  * backend/src/app/config/required-crm-settings.json and docs/civicrm-setup.md's production
  * settings table from the setting definitions (backend/src/app/config/settings.ts), then checks
  * them, through the specs that guard them.

@@ -284,7 +284,7 @@ if ((wants('reliability') || wants('backend')) && !built && !skipBuild) {
     '--output-style=static',
   ]);
 }
-const realSuiteLabel = 'real CiviCRM (6.14, 5.81, America/Chicago, restricted API user)';
+const realSuiteLabel = 'real CiviCRM (6.14, 5.81, America/Chicago with the restricted API user)';
 let realSuite;
 // The failed build is already counted; an older dist/ must not stand in for it.
 const buildFailed = wants('build') && !skipBuild && !built;

@@ -19,7 +19,7 @@
  * suite's guide copy, `/tmp/checkin-guide-<slot>/.nx/cache`): the new release's `npm run build`
  * then restores it instead of building again. HEAD is what is installed: commit first.
  * civicrm.sh and REAL_SUITE_SLOT as in tools/civicrm/real-suite.mjs (this run's site is
- * `/tmp/checkin-civicrm-<slot>-upgrade`, port 8740 + 100 × slot; the service on that + 3).
+ * `/tmp/checkin-civicrm-<slot>-upgrade`, port 8770 + 100 × slot; the service on that + 3).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -42,7 +42,7 @@ const slot = Number(process.env.REAL_SUITE_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE_SLOT must be 0-9');
 const civicrmSh = resolve(process.env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh'));
 const ADMIN_KEY = 'civi-test-apikey-0123456789';
-const port = 8740 + slot * 100;
+const port = 8770 + slot * 100;
 const base = `/tmp/checkin-civicrm-${slot}-upgrade`;
 const home = `/tmp/checkin-upgrade-${slot}`;
 const site = {

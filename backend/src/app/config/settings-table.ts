@@ -2,7 +2,7 @@ import { SETTINGS, type SettingDefinition } from './settings';
 
 const HEADER = ['Setting', 'Default', 'Meaning'];
 
-/** README, "Settings": the table of every setting, laid out as prettier lays out Markdown tables. */
+/** docs/settings.md: the table of every setting, laid out as prettier lays out Markdown tables. */
 export function renderSettingsTable(settings: readonly SettingDefinition[] = SETTINGS): string {
   const rows = settings.map((setting) => [`\`${setting.name}\``, defaultCell(setting), setting.meaning]);
   const widths = HEADER.map((_, column) => Math.max(...[HEADER, ...rows].map((row) => width(row[column]))));
@@ -23,7 +23,7 @@ function width(cell = ''): number {
 /** The settings table in a README's text: from its header line to the first line not in the table. */
 export function findSettingsTable(readme: string): { start: number; end: number } {
   const start = readme.indexOf(`| ${HEADER[0]} `);
-  if (start < 0) throw new Error('README has no settings table');
+  if (start < 0) throw new Error('docs/settings.md has no settings table');
   const after = readme.slice(start).search(/\n(?!\|)/);
   return { start, end: after < 0 ? readme.length : start + after };
 }

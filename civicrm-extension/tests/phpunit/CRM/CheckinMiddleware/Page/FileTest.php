@@ -1,5 +1,6 @@
 <?php
 
+use Civi\CheckinMiddleware\ContractVectors;
 use Civi\Test\EndToEndInterface;
 use PHPUnit\Framework\TestCase;
 
@@ -10,6 +11,15 @@ use PHPUnit\Framework\TestCase;
  * @group e2e
  */
 class CRM_CheckinMiddleware_Page_FileTest extends TestCase implements EndToEndInterface {
+
+  use ContractVectors;
+
+  private array $savedSettings = [];
+
+  protected function tearDown(): void {
+    $this->restoreSettings();
+    parent::tearDown();
+  }
 
   /**
    * @return array{status: int, type: string, body: string}
@@ -74,6 +84,28 @@ class CRM_CheckinMiddleware_Page_FileTest extends TestCase implements EndToEndIn
       "inline; filename=\"Plan d___affaires _v2_.pdf\"; filename*=UTF-8''Plan%20d%E2%80%99affaires%20%22v2%22.pdf",
       CRM_CheckinMiddleware_Page_File::contentDisposition('inline', 'Plan d’affaires "v2".pdf')
     );
+  }
+
+  public static function signatureVectors(): array {
+    return self::named(self::vectors('file-links')['signatures']);
+  }
+
+  /**
+   * The service's signature (libs/contract/vectors/file-links.json) passes the route's check: the
+   * past expiry is then the refusal, not the signature; one character changed fails the check.
+   *
+   * @dataProvider signatureVectors
+   */
+  public function testChecksTheSignatureTheServiceMakes(array $vector): void {
+    $this->assertSame($vector['message'], CRM_CheckinMiddleware_Page_File::signedMessage($vector['fileId'], $vector['expires']));
+    if ($vector['expires'] > time()) {
+      $this->markTestSkipped('the route is checked with links that have expired');
+    }
+    $this->setSettings([CRM_CheckinMiddleware_Page_File::KEY_SETTING => $vector['key']]);
+    $query = "id={$vector['fileId']}&expires={$vector['expires']}&signature=";
+    $this->assertSame('LINK_EXPIRED', json_decode($this->get($query . $vector['signature'])['body'], TRUE)['code']);
+    $tampered = substr($vector['signature'], 0, -1) . ($vector['signature'][-1] === '0' ? '1' : '0');
+    $this->assertSame('LINK_NOT_SIGNED', json_decode($this->get($query . $tampered)['body'], TRUE)['code']);
   }
 
 }
