@@ -547,7 +547,7 @@ describe('POST /api/submit', () => {
           'relationship_type_id:name': 'Primary Contact',
         },
       });
-      model.setFixedChecksum(secondId, 'demo-second');
+      const [issued] = model.api4('Contact', 'getChecksum', { contactId: secondId });
       const submissionId = randomUUID();
       const first = await accepted({ Organizing_notes: 'First owner: met the board.' }, submissionId);
 
@@ -555,7 +555,7 @@ describe('POST /api/submit', () => {
         contactId: secondId,
         orgId: DEMO_ORG_ID,
         cid: secondId,
-        cs: 'demo-second',
+        cs: String(issued?.['checksum']),
       });
 
       expect(reused.status).toBe(409);
