@@ -32,6 +32,8 @@ export interface CheckInRead {
   offset?: number;
   /** Only those after this place in the list's order. */
   olderThan?: CheckInPosition;
+  /** Only those that answered or cleared this field (the newest such settles its prefill). */
+  answeredOrCleared?: FieldConfig;
 }
 
 /** A check-in a submission recorded, as its lookups find it. */
@@ -100,7 +102,11 @@ export class CrmCheckInsGateway {
           ...fileJoinsFor(fields, crmNameOf),
           ...(read.recorder ? [RECORDER_JOIN] : []),
         ],
-        where: [...checkIns.where, ...after],
+        where: [
+          ...checkIns.where,
+          ...after,
+          ...(read.answeredOrCleared ? [answeredOrClearedCondition(read.answeredOrCleared)] : []),
+        ],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
         ...(read.limit === undefined ? {} : { limit: read.limit }),
         ...(read.offset === undefined ? {} : { offset: read.offset }),
@@ -239,6 +245,26 @@ const RECORDER_JOIN = [
   ['id', '=', 'recorder.activity_id'],
   ['recorder.record_type_id:name', '=', '"Activity Source"'],
 ];
+
+/**
+ * The check-ins that gave the field a value or cleared it: its column not empty, or its name in
+ * the stored cleared list (check-in-values.ts: names joined by commas). `_` matches any one
+ * character in LIKE, so a longer list may match a name that differs there: the reader checks the
+ * list exactly (clearedNamesOf), and such a check-in settles nothing.
+ */
+function answeredOrClearedCondition(field: FieldConfig): Api4Condition {
+  const name = field.name;
+  return [
+    'OR',
+    [
+      [crmNameOf(field), 'IS NOT EMPTY'],
+      [CLEARED_FIELDS_FIELD, '=', name],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `${name},%`],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name}`],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name},%`],
+    ],
+  ];
+}
 
 function checkInShape(read: CheckInRead): RowShape {
   return {

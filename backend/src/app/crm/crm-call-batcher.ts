@@ -2,8 +2,12 @@ import type { Api4Call, Api4CallResult, CrmRow } from './crm-client';
 import { CrmError } from './crm-errors';
 import { isPhpJsonReadable, unreadableCall } from './php-json';
 
-/** More than any route reads at once (the form: five), few enough to spread a crowd over workers. */
-export const MAX_CALLS_PER_BATCH = 8;
+/**
+ * More than any route reads at once (the form with a new link: the checksum check, the
+ * relationships, five reads, one per file field and the schema when cold): a batch holds one
+ * request's reads only, so the bound no longer spreads a crowd, it only caps one request.
+ */
+export const MAX_CALLS_PER_BATCH = 16;
 
 type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
 

@@ -196,7 +196,8 @@ export class CiviCrmEmulator {
     }
     if (fault?.kind === 'slow') await this.sleep(fault.delayMs ?? DEFAULT_SLOW_MS);
     const reply = fault && fault.kind !== 'slow' ? faultReply(fault) : this.answer(route, request, form);
-    for (const call of records) call.status = reply.status;
+    const answerBytes = Buffer.byteLength(reply.body);
+    for (const call of records) Object.assign(call, { status: reply.status, answerBytes });
     await this.sleep(this.latencyMs);
     return this.send(response, reply);
   }
