@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type ContactIdentity,
   type FieldConfig,
+  type FieldValues,
   CURRENT_STAGE_FIELD_NAME,
   FORM_ID,
   type FormDataPayload,
@@ -49,20 +50,29 @@ export class FormDataService {
     { contactId, orgId }: OwnerAccess,
     authorized: Promise<void> = Promise.resolve(),
   ): Promise<FormDataPayload> {
-    const [contact, organization, checkins, stageValue, { options, stages }, valueFormat, ...newestFiles] =
-      await Promise.all([
-        this.identity(contactId),
-        this.contacts.readOrganization(orgId, CONTACT_FIELDS),
-        this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
-        this.checkIns.currentStageValue(orgId),
-        this.metadata.options(ALL_FIELDS),
-        this.metadata.valueFormat(),
-        // Per file field, the newest check-in that answered or cleared it, however old: a co-op
-        // uploads a document once in a long while (docs/performance.md, "Bounded answers").
-        ...PREFILLED_FILE_FIELDS.map((field) =>
-          this.checkIns.list(orgId, [field], { cleared: true, answeredOrCleared: field, limit: 1 }),
-        ),
-      ]);
+    const [
+      contact,
+      organization,
+      checkins,
+      stageValue,
+      { options, stages },
+      valueFormat,
+      inactive,
+      ...newestFiles
+    ] = await Promise.all([
+      this.identity(contactId),
+      this.contacts.readOrganization(orgId, CONTACT_FIELDS),
+      this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
+      this.checkIns.currentStageValue(orgId),
+      this.metadata.options(ALL_FIELDS),
+      this.metadata.valueFormat(),
+      this.metadata.inactive(ALL_FIELDS),
+      // Per file field, the newest check-in that answered or cleared it, however old: a co-op
+      // uploads a document once in a long while (docs/performance.md, "Bounded answers").
+      ...PREFILLED_FILE_FIELDS.map((field) =>
+        this.checkIns.list(orgId, [field], { cleared: true, answeredOrCleared: field, limit: 1 }),
+      ),
+    ]);
     const fromCheckIns = await this.activityPrefill(
       orgId,
       {
@@ -78,9 +88,16 @@ export class FormDataService {
       currentStage: toStageInfo(stageValue, stages),
       stages,
       // Spec, form data rule 2: the organization's own values are its current facts, so they win.
-      prefill: { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+      prefill: withoutFields(
+        { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+        inactive,
+      ),
       options,
-      sections: [...SECTIONS],
+      // A field the site disabled is not offered (docs/decisions.md, "Disabled fields").
+      sections: SECTIONS.map((section) => ({
+        ...section,
+        fields: section.fields.filter((field) => !inactive.has(field.name)),
+      })),
       upload: UPLOAD_LIMITS,
       lastGiven: fromCheckIns.lastGiven,
       valueFormat,
@@ -133,4 +150,8 @@ export class FormDataService {
     if (!person) throw Errors.notFound('Your contact record is no longer in our records.');
     return { id: contactId, first_name: person.firstName, last_name: person.lastName, email: person.email };
   }
+}
+
+function withoutFields(values: FieldValues, left: ReadonlySet<string>): FieldValues {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !left.has(name)));
 }

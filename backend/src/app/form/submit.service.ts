@@ -6,7 +6,8 @@ import { CrmCheckInsGateway, type RecordedCheckIn } from '../crm/check-ins.gatew
 import { CrmError } from '../crm/crm-errors';
 import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { CrmSiteService } from '../crm/crm-site.service';
-import { toCrmLocalTime } from '@checkin/contract';
+import { isEmptyAnswer, REFUSAL_SENTENCES, toCrmLocalTime } from '@checkin/contract';
+import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -59,15 +60,33 @@ export class SubmitService {
       this.lock.run(
         key,
         async () => {
-          const [options] = await Promise.all([
+          const [options, answerable] = await Promise.all([
             this.optionsFor(values),
+            this.answerable(values),
             this.files.assertAllowed(access, values),
           ]);
-          return this.record(access, submissionId, validateValues(values, options));
+          return this.record(access, submissionId, validateValues(answerable, options));
         },
         this.crmTimeoutMs * 4,
       ),
     );
+  }
+
+  /**
+   * The answers without those to fields the site disabled (docs/decisions.md, "Disabled fields"):
+   * CiviCRM would drop such an answer without a word, so one that holds a value is refused
+   * (400 FIELD_DISABLED, naming them) and an empty one left out.
+   */
+  private async answerable(values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const inactive = await this.metadata.inactive(
+      SUBMITTABLE_FIELDS.filter((field) => Object.hasOwn(values, field.name)),
+    );
+    if (inactive.size === 0) return values;
+    const answered = [...inactive].filter((name) => !isEmptyAnswer(values[name]));
+    if (answered.length > 0) {
+      throw new AppError(400, 'FIELD_DISABLED', REFUSAL_SENTENCES.fieldDisabled, { fields: answered });
+    }
+    return Object.fromEntries(Object.entries(values).filter(([name]) => !inactive.has(name)));
   }
 
   /** Option lists only when a select answer needs checking: most submissions skip the call. */

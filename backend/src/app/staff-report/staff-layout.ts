@@ -61,7 +61,9 @@ export function planStaffLayout(metadata: ReadonlyMap<string, CustomFieldMetadat
     key: sectionKey(section.rank),
     rank: section.rank,
     title: section.rank === 0 ? ORGANIZATION_SECTION_TITLE : section.title,
-    fields: section.fields.filter(isCrmBound),
+    // A configured field the site disabled (or lacks) has nothing CiviCRM would read for it:
+    // not shown (docs/decisions.md, "Disabled fields").
+    fields: section.fields.filter((field) => isCrmBound(field) && metadata.has(crmNameOf(field))),
   }));
   const configuredNames = new Set(configured.flatMap((section) => section.fields.map(crmNameOf)));
   const discovered = [...metadata.values()]
