@@ -130,3 +130,75 @@ describe('staff report: File fields the configuration does not name', () => {
     for (const alias of aliases) expect(alias).toMatch(/^[-\w]{1,256}$/);
   });
 });
+
+describe('staff report: discovered fields read as a person reads them', () => {
+  let test: TestApp;
+  let contactRef: string;
+  let withTime: string;
+  let dateOnly: string;
+  let select: string;
+
+  beforeAll(async () => {
+    const model = createDemoModel();
+    contactRef = addField(model, ACTIVITY_CUSTOM_GROUP, {
+      name: 'Mentor',
+      label: 'Mentor',
+      data_type: 'ContactReference',
+      html_type: 'Autocomplete-Select',
+    });
+    withTime = addField(model, ACTIVITY_CUSTOM_GROUP, {
+      name: 'Board_meeting',
+      label: 'Board meeting',
+      data_type: 'Date',
+      html_type: 'Select Date',
+      time_format: 2,
+    });
+    dateOnly = addField(model, ACTIVITY_CUSTOM_GROUP, {
+      name: 'Lease_signed',
+      label: 'Lease signed',
+      data_type: 'Date',
+      html_type: 'Select Date',
+    });
+    const group = one(model, 'OptionGroup', { name: 'size_band', title: 'Size band' });
+    // As CiviCRM's admin screen stores a label typed with "<" and "&".
+    one(model, 'OptionValue', {
+      option_group_id: group['id'],
+      label: 'Under &lt; 5 &amp; growing',
+      value: 'small',
+      name: 'small',
+    });
+    select = addField(model, ACTIVITY_CUSTOM_GROUP, {
+      name: 'Size_band',
+      label: 'Size &lt;band&gt;',
+      data_type: 'String',
+      html_type: 'Select',
+      option_group_id: group['id'],
+    });
+    const mentor = one(model, 'Contact', {
+      contact_type: 'Individual',
+      first_name: 'Maya',
+      last_name: 'Mentor',
+    });
+    addCheckIn(model, {
+      [contactRef]: mentor['id'],
+      [withTime]: '2026-11-20 14:30:00',
+      [dateOnly]: '2026-11-02',
+      [select]: 'small',
+    });
+    test = await startWith(model);
+  });
+
+  afterAll(() => test.close());
+
+  it('shows a contact by name, a date with its time, labels decoded once', async () => {
+    const payload = await staffReport(test);
+    expect(reportOf(payload, contactRef).latest).toBe('Maya Mentor');
+    expect(String(reportOf(payload, withTime).latest)).toMatch(/^2026-11-20 14:30/);
+    expect(reportOf(payload, withTime).field.type).toBe('text');
+    expect(reportOf(payload, dateOnly).field.type).toBe('date');
+    expect(reportOf(payload, select).field.label).toBe('Size <band>');
+    expect(payload.options[select]).toEqual([
+      { value: 'small', label: 'Under < 5 & growing', name: 'small' },
+    ]);
+  });
+});
