@@ -97,7 +97,7 @@ describe('GET /api/data for a long history whose files are old', () => {
 
   afterAll(() => test.close());
 
-  async function formData(link: Row, warm: boolean): Promise<FormDataPayload> {
+  async function formData(link: OldFilesCoop['link'], warm: boolean): Promise<FormDataPayload> {
     test.app.get(OwnerAccessService).clear();
     if (warm) await test.get(`/api/data?${ownerQuery(link)}`);
     test.emulator.clearCalls();
