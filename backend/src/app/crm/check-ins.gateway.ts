@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { crmLocalTimeToIso, type FieldConfig, type FieldValues } from '@checkin/contract';
+import { crmLocalTimeToIso, type FieldConfig } from '@checkin/contract';
 import type { CheckInPosition, CheckInRecord, NewCheckIn } from '../check-ins/check-in-record';
 import { crmNameOf } from '../fields/field-config';
 import { checkInsOf } from './check-in-filter';
