@@ -19,7 +19,7 @@ const emulatorPort = process.env.EMULATOR_PORT ?? '8089';
 const apiKey = randomBytes(18).toString('base64url');
 const staffKey = randomBytes(18).toString('base64url');
 const publicBaseUrl = `http://localhost:${port}`;
-const demo = { person: 102, org: 101, checksum: 'demo' };
+const demo = { person: 102, org: 101, checksum: 'fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf' };
 
 const build = spawnSync(
   join(root, 'node_modules', '.bin', 'nx'),

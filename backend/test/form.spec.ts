@@ -8,7 +8,7 @@ import {
   ACTIVITY_CUSTOM_GROUP,
   CONTACT_CUSTOM_GROUP,
 } from '../src/app/crm/crm-names';
-import { PREFILL_FILE_SLICE, PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
+import { PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
 import {
   createDemoModel,
   DEMO_CURRENT_STAGE,
@@ -28,6 +28,9 @@ import { SECTIONS } from '../src/app/fields/field-config';
 import { UPLOAD_LIMITS } from '../src/app/check-ins/upload-policy';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
+
+/** A checksum of the shape CiviCRM issues that is not the demo person's. */
+const WRONG_CHECKSUM = '0123456789abcdef0123456789abcdef_1767225600_inf';
 
 /** Emulator latency while checking that calls go out together: each answer takes this long. */
 const ROUND_TRIP_MS = 150;
@@ -242,6 +245,7 @@ describe('GET /api/data', () => {
         'Activity.get',
         'Activity.get',
         'Activity.get',
+        'Activity.get',
         'Contact.get',
         'Contact.get',
       ]);
@@ -271,7 +275,7 @@ describe('GET /api/data', () => {
 
   describe('refusals', () => {
     it('answers 401 for a wrong checksum and nothing of the organization', async () => {
-      const response = await service.get(dataPath({ ...DEMO_LINK, cs: 'wrong' }));
+      const response = await service.get(dataPath({ ...DEMO_LINK, cs: WRONG_CHECKSUM }));
 
       expect(response.status).toBe(401);
       expect((await response.json()) as ErrorBody).toEqual({
@@ -290,7 +294,7 @@ describe('GET /api/data', () => {
     });
 
     it('answers 401 for a wrong checksum on a link without orgId, and reads nothing of any organization', async () => {
-      const { orgId: _unused, ...withoutOrg } = { ...DEMO_LINK, cs: 'wrong' };
+      const { orgId: _unused, ...withoutOrg } = { ...DEMO_LINK, cs: WRONG_CHECKSUM };
       const response = await service.get(dataPath(withoutOrg));
 
       expect(response.status).toBe(401);
@@ -329,6 +333,7 @@ describe('GET /api/data', () => {
       ]);
       const batch = calls.filter((call) => call.at === calls[0]!.at);
       expect(batch.map(name).slice(2).sort()).toEqual([
+        'Activity.get',
         'Activity.get',
         'Activity.get',
         'Activity.get',
@@ -404,18 +409,25 @@ describe('GET /api/data for a co-op with a long history', () => {
       Steering_committee_size: new Date(`${newest.replace(' ', 'T')}Z`).toISOString(),
     });
     const lists = service.emulator.callsTo('Activity', 'get').filter((call) => call.params['limit'] !== 1);
-    expect(lists).toHaveLength(3);
+    expect(lists).toHaveLength(2);
     expect(lists[0]?.params['limit']).toBe(PREFILL_FIRST_SLICE);
-    // With it, the check-ins after it for the file fields alone.
-    expect(lists[1]?.params).toMatchObject({ offset: PREFILL_FIRST_SLICE, limit: PREFILL_FILE_SLICE });
-    expect(customColumns(lists[1])).toEqual(
-      [FEASIBILITY_STUDY, BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
-    );
+    // With it, per file field, the newest check-in that answered or cleared it.
+    const fileReads = service.emulator
+      .callsTo('Activity', 'get')
+      .filter(
+        (call) => call.params['limit'] === 1 && JSON.stringify(call.params['where']).includes('IS NOT EMPTY'),
+      )
+      .filter((call) => !JSON.stringify(call.params['where']).includes(ACTIVITY_STAGE_FIELD));
+    expect(fileReads.map(customColumns)).toEqual([
+      [FEASIBILITY_STUDY, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+      [BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+    ]);
     // The older check-ins: none of the first slice again, and no column the first slice settled.
-    expect(lists[2]?.params['limit']).toBeUndefined();
-    expect(JSON.stringify(lists[2]?.params['where'])).toContain('"OR"');
-    expect(lists[2]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
-    expect(lists[2]?.at).toBeGreaterThan(lists[0]?.at ?? Infinity);
+    expect(lists[1]?.params['limit']).toBeUndefined();
+    expect(JSON.stringify(lists[1]?.params['where'])).toContain('"OR"');
+    expect(lists[1]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
+    expect(lists[1]?.params['select']).not.toContain(FEASIBILITY_STUDY);
+    expect(lists[1]?.at).toBeGreaterThan(lists[0]?.at ?? Infinity);
   });
 
   it('answers in one request when the newest check-ins settle every field but the files', async () => {

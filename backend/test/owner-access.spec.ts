@@ -28,7 +28,9 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
   it.each(READ_ROUTES)(
     '%s refuses a wrong checksum with 401 and asks the CRM nothing after the check',
     async (route) => {
-      const response = await test.get(`${route}?${ownerQuery({ ...DEMO_LINK, cs: 'not-the-checksum' })}`);
+      const response = await test.get(
+        `${route}?${ownerQuery({ ...DEMO_LINK, cs: '0123456789abcdef0123456789abcdef_1767225600_inf' })}`,
+      );
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ statusCode: 401, code: 'CHECKSUM_INVALID' });
       const calls = test.emulator.calls;

@@ -50,7 +50,16 @@ const ORG_NOT_ALLOWED: Refusal = { status: 403, code: 'ORG_NOT_ALLOWED' };
 const LINK_ATTACKS: Array<[string, Link, Refusal]> = [
   ['no cid or cs', { contactId: DEMO_PERSON_ID, orgId: DEMO_ORG_ID }, CHECKSUM_INVALID],
   ['no checksum', { ...DEMO_LINK, cs: '' }, CHECKSUM_INVALID],
-  ['a wrong checksum', { ...DEMO_LINK, cs: 'deadbeef_1700000000_inf' }, CHECKSUM_INVALID],
+  [
+    'a wrong checksum',
+    { ...DEMO_LINK, cs: '0123456789abcdef0123456789abcdef_1767225600_inf' },
+    CHECKSUM_INVALID,
+  ],
+  [
+    'a checksum of a shape CiviCRM never issues',
+    { ...DEMO_LINK, cs: 'deadbeef_1700000000_inf' },
+    CHECKSUM_INVALID,
+  ],
   ['a cid that is not an id', { ...DEMO_LINK, cid: '102 OR 1=1' }, CHECKSUM_INVALID],
   ["the demo checksum on another person's cid", { ...DEMO_LINK, cid: OTHER_PERSON_ID }, CHECKSUM_INVALID],
   ['another contact than cid', { ...DEMO_LINK, contactId: OTHER_PERSON_ID }, CONTACT_MISMATCH],
@@ -147,7 +156,7 @@ describe('tampering with every route (live mode against the CRM emulator)', () =
     });
 
     it('sends nothing to the CRM after a failed checksum check: only the check and the reads travelling in its request', async () => {
-      await send({ ...DEMO_LINK, cs: 'wrong' });
+      await send({ ...DEMO_LINK, cs: '0123456789abcdef0123456789abcdef_1767225600_inf' });
       const calls = test.emulator.calls;
       expect(calls.slice(0, 2).map((call) => `${call.entity}.${call.action}`)).toEqual([
         'Contact.validateChecksum',

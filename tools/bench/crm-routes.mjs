@@ -13,7 +13,8 @@
  *      holding the documented permissions only) and seeds it through APIv4 batches: BENCH_COOPS
  *      co-ops, each with its Primary Contact, the check-ins they recorded with the product's custom
  *      values (many answers filled, some cleared), the stages staff set and the PDFs they
- *      uploaded; one large co-op with 400 check-ins, 40 files and 20 staff-set stages. A site
+ *      uploaded; one large co-op with 400 check-ins, 40 files and 20 staff-set stages, and one
+ *      ('old files') with 400 check-ins whose only two files are in its two oldest. A site
  *      already seeded at the same volume (bench-seed.json and the marker organization) is reused;
  *      a half-seeded one is reset and seeded again;
  *   3. starts the built service (tools/build/start-production.mjs) in live mode, talking to
@@ -61,11 +62,13 @@ const DELETED_ACCESS_KEY = 'checkin-bench-deleted-012345678';
 const COOPS = Number(env.BENCH_COOPS ?? 301);
 const CHECKINS_PER_COOP = Number(env.BENCH_CHECKINS_PER_COOP ?? 40);
 const LARGE = { checkIns: 400, files: 40, stages: 20 };
+/** A co-op as large whose two files were uploaded in its two oldest check-ins (the form's file reads). */
+const OLD_FILES = { index: 2, checkIns: 400, files: 2, stages: 4 };
 const RUNS = Number(env.BENCH_RUNS ?? 15);
 const LOAD_SECONDS = Number(env.BENCH_LOAD_SECONDS ?? 10);
 const CLIENTS = 10;
-const SEED_VERSION = 1;
-const MARKER = `Scale bench seed v${SEED_VERSION}: ${COOPS} co-ops x ${CHECKINS_PER_COOP} + ${LARGE.checkIns}`;
+const SEED_VERSION = 2;
+const MARKER = `Scale bench seed v${SEED_VERSION}: ${COOPS} co-ops x ${CHECKINS_PER_COOP} + ${LARGE.checkIns} + ${OLD_FILES.checkIns}`;
 const ACTIVITY_TYPE = 'Check-in (organizing)';
 
 const site = benchSite({ civicrmSh, base, port, dbPort, adminKey: ADMIN_KEY });
@@ -214,7 +217,9 @@ async function seed(groups) {
 
   // Uploaded PDFs: 40 for the large co-op, one or two for each other, and the certificate on
   // every 37th organization.
-  const fileCounts = orgIds.map((_, index) => (index === 0 ? LARGE.files : index % 3 === 0 ? 2 : 1));
+  const fileCounts = orgIds.map((_, index) =>
+    index === 0 ? LARGE.files : index === OLD_FILES.index ? OLD_FILES.files : index % 3 === 0 ? 2 : 1,
+  );
   const certificateHolders = orgIds.filter((_, index) => index > 0 && index % 37 === 0);
   const fileTotal = fileCounts.reduce((sum, count) => sum + count, 0) + certificateHolders.length;
   process.stdout.write(`seeding ${fileTotal} PDFs…\n`);
@@ -246,17 +251,20 @@ async function seed(groups) {
   const checkIns = [];
   orgIds.forEach((orgId, orgIndex) => {
     const large = orgIndex === 0;
-    const count = large ? LARGE.checkIns : CHECKINS_PER_COOP;
-    const stages = large ? LARGE.stages : 3 + (orgIndex % 3 === 0 ? 1 : 0);
+    const oldFiles = orgIndex === OLD_FILES.index;
+    const count = large ? LARGE.checkIns : oldFiles ? OLD_FILES.checkIns : CHECKINS_PER_COOP;
+    const stages = large ? LARGE.stages : oldFiles ? OLD_FILES.stages : 3 + (orgIndex % 3 === 0 ? 1 : 0);
     const files = fileCounts[orgIndex];
     // Which check-ins are staff stage settings and which carry an upload: spread evenly.
     const stageAt = new Set(
       Array.from({ length: stages }, (_, k) => Math.floor(((k + 0.5) * count) / stages)),
     );
     const fileAt = new Set(
-      Array.from({ length: files }, (_, k) => Math.floor(((k + 0.25) * count) / files)).filter(
-        (i) => !stageAt.has(i),
-      ),
+      oldFiles
+        ? Array.from({ length: files }, (_, k) => k)
+        : Array.from({ length: files }, (_, k) => Math.floor(((k + 0.25) * count) / files)).filter(
+            (i) => !stageAt.has(i),
+          ),
     );
     let stageRank = 0;
     for (let index = 0; index < count; index += 1) {
@@ -296,7 +304,11 @@ async function seed(groups) {
         values[`${groups.activity}.Cleared_fields`] = [...names].sort().join(',');
       }
       if (fileAt.has(index) && activityFileFields.length > 0) {
-        values[random.pick(activityFileFields).key] = fileIds[nextFile++];
+        // The old-files co-op holds one upload per file field, in its oldest check-ins.
+        const fileField = oldFiles
+          ? activityFileFields[index % activityFileFields.length]
+          : random.pick(activityFileFields);
+        values[fileField.key] = fileIds[nextFile++];
       }
       checkIns.push(values);
     }
@@ -309,6 +321,11 @@ async function seed(groups) {
   const held = {
     large: { orgId: orgIds[0], personId: personIds[0], checkIns: LARGE.checkIns },
     typical: { orgId: orgIds[typicalIndex], personId: personIds[typicalIndex], checkIns: CHECKINS_PER_COOP },
+    'old files': {
+      orgId: orgIds[OLD_FILES.index],
+      personId: personIds[OLD_FILES.index],
+      checkIns: OLD_FILES.checkIns,
+    },
   };
   await site.api4('Contact', 'create', {
     values: {
@@ -693,6 +710,7 @@ async function main() {
     const checksums = await site.batch({
       large: ['Contact', 'getChecksum', { contactId: seeded.coops.large.personId }],
       typical: ['Contact', 'getChecksum', { contactId: seeded.coops.typical.personId }],
+      'old files': ['Contact', 'getChecksum', { contactId: seeded.coops['old files'].personId }],
     });
     for (const [name, coop] of Object.entries(seeded.coops)) {
       const withChecksum = { ...coop, checksum: checksums[name][0].checksum };

@@ -66,7 +66,7 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 /** The demo data's ids (backend/src/app/crm/in-memory/demo-data.ts) and stub mode's keys. */
-const OWNER_LINK = 'contactId=102&orgId=101&cid=102&cs=demo';
+const OWNER_LINK = 'contactId=102&orgId=101&cid=102&cs=fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf';
 const PHONE = {
   network: { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
   cpuSlowdown: 4,
@@ -297,7 +297,7 @@ async function startLargeHistoryService() {
         headers: { 'Content-Type': 'application/json', Origin: service.url },
         body: JSON.stringify({
           cid: '102',
-          cs: 'demo',
+          cs: 'fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf',
           contactId: '102',
           orgId: '101',
           submissionId: crypto.randomUUID(),

@@ -7,6 +7,11 @@ import { RedisConnection } from '../rate-limit/redis-connection';
 import { CrmContactsGateway } from '../crm/contacts.gateway';
 import { OwnerAccessService } from './owner-access.service';
 
+/** Checksums of the shape CiviCRM issues (md5 hex, time, lifetime). */
+const SUM = `${'5'.repeat(32)}_1767225600_inf`;
+const WRONG = `${'b'.repeat(32)}_1767225600_inf`;
+const guess = (attempt: number) => `${attempt.toString(16).padStart(32, '0')}_1767225600_168`;
+
 type Planned = (params: Api4Params) => CrmRow[];
 
 /** A strict fake: every call must be planned, and every call is recorded. */
@@ -88,7 +93,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ statusCode: number;
 describe('OwnerAccessService', () => {
   it('grants the person and the organization tied by an active Primary Contact relationship', async () => {
     const { service } = setup();
-    await expect(service.authorize({ cid: '101', cs: 'sum', orgId: '201' }, '1.2.3.4')).resolves.toEqual({
+    await expect(service.authorize({ cid: '101', cs: SUM, orgId: '201' }, '1.2.3.4')).resolves.toEqual({
       contactId: PERSON,
       orgId: ORG,
     });
@@ -96,7 +101,7 @@ describe('OwnerAccessService', () => {
 
   it('validates the checksum and reads the relationships in the same round trip', async () => {
     const { crm, service } = setup();
-    await service.authorize({ cid: '101', cs: 'sum' }, '1.2.3.4');
+    await service.authorize({ cid: '101', cs: SUM }, '1.2.3.4');
     expect(crm.calls.sort()).toEqual(['Contact.validateChecksum', 'Relationship.get']);
   });
 
@@ -108,9 +113,9 @@ describe('OwnerAccessService', () => {
       { cid: '101', cs: '' },
       { cid: 'abc', cs: 'x' },
       { cid: '-1', cs: 'x' },
-      { cid: '101', cs: ' sum' },
-      { cid: '101', cs: 'sum ' },
-      { cid: '101', cs: 'su m' },
+      { cid: '101', cs: ` ${SUM}` },
+      { cid: '101', cs: `${SUM} ` },
+      { cid: '101', cs: SUM.replace('_', ' ') },
     ]) {
       await expect(refusal(service.authorize(link, 'ip'))).resolves.toEqual({
         statusCode: 401,
@@ -122,7 +127,7 @@ describe('OwnerAccessService', () => {
 
   it('refuses a checksum the CRM does not accept with 401', async () => {
     const { service } = setup({ valid: false });
-    await expect(refusal(service.authorize({ cid: '101', cs: 'wrong' }, 'ip'))).resolves.toEqual({
+    await expect(refusal(service.authorize({ cid: '101', cs: WRONG }, 'ip'))).resolves.toEqual({
       statusCode: 401,
       code: 'CHECKSUM_INVALID',
     });
@@ -131,7 +136,7 @@ describe('OwnerAccessService', () => {
   it('refuses a contactId that is not the cid with 403', async () => {
     const { service } = setup();
     await expect(
-      refusal(service.authorize({ cid: '101', cs: 'sum', contactId: '102' }, 'ip')),
+      refusal(service.authorize({ cid: '101', cs: SUM, contactId: '102' }, 'ip')),
     ).resolves.toEqual({
       statusCode: 403,
       code: 'CONTACT_MISMATCH',
@@ -141,7 +146,7 @@ describe('OwnerAccessService', () => {
   it('refuses an organization the person is not the primary contact of with 403', async () => {
     const { service } = setup();
     await expect(
-      refusal(service.authorize({ cid: '101', cs: 'sum', orgId: String(OTHER_ORG) }, 'ip')),
+      refusal(service.authorize({ cid: '101', cs: SUM, orgId: String(OTHER_ORG) }, 'ip')),
     ).resolves.toEqual({
       statusCode: 403,
       code: 'ORG_NOT_ALLOWED',
@@ -149,12 +154,12 @@ describe('OwnerAccessService', () => {
   });
 
   it('uses the only organization when orgId is absent, and asks for one when there are several', async () => {
-    await expect(setup().service.authorize({ cid: '101', cs: 'sum' }, 'ip')).resolves.toEqual({
+    await expect(setup().service.authorize({ cid: '101', cs: SUM }, 'ip')).resolves.toEqual({
       contactId: 101,
       orgId: 201,
     });
     const several = setup({ relationships: [relationship(PERSON, ORG), relationship(PERSON, OTHER_ORG)] });
-    await expect(refusal(several.service.authorize({ cid: '101', cs: 'sum' }, 'ip'))).resolves.toEqual({
+    await expect(refusal(several.service.authorize({ cid: '101', cs: SUM }, 'ip'))).resolves.toEqual({
       statusCode: 400,
       code: 'ORG_REQUIRED',
     });
@@ -162,28 +167,26 @@ describe('OwnerAccessService', () => {
 
   it('reads which side is the person from the relationship type', async () => {
     const reversed = setup({ relationships: [relationship(PERSON, ORG, 'b')] });
-    await expect(reversed.service.authorize({ cid: '101', cs: 'sum' }, 'ip')).resolves.toEqual({
+    await expect(reversed.service.authorize({ cid: '101', cs: SUM }, 'ip')).resolves.toEqual({
       contactId: 101,
       orgId: 201,
     });
     // The person on the organization's side of a relationship is not its primary contact.
     const wrongSide = setup({ relationships: [relationship(ORG, PERSON)] });
-    await expect(
-      refusal(wrongSide.service.authorize({ cid: '101', cs: 'sum' }, 'ip')),
-    ).resolves.toMatchObject({
+    await expect(refusal(wrongSide.service.authorize({ cid: '101', cs: SUM }, 'ip'))).resolves.toMatchObject({
       statusCode: 403,
     });
   });
 
   it('caches a successful check, but never a failed one', async () => {
     const ok = setup();
-    await ok.service.authorize({ cid: '101', cs: 'sum' }, 'ip');
-    await ok.service.authorize({ cid: '101', cs: 'sum', orgId: '201' }, 'ip');
+    await ok.service.authorize({ cid: '101', cs: SUM }, 'ip');
+    await ok.service.authorize({ cid: '101', cs: SUM, orgId: '201' }, 'ip');
     expect(ok.crm.calls).toHaveLength(2);
 
     const failing = setup({ valid: false });
-    await refusal(failing.service.authorize({ cid: '101', cs: 'bad' }, 'ip'));
-    await refusal(failing.service.authorize({ cid: '101', cs: 'bad' }, 'ip'));
+    await refusal(failing.service.authorize({ cid: '101', cs: WRONG }, 'ip'));
+    await refusal(failing.service.authorize({ cid: '101', cs: WRONG }, 'ip'));
     expect(failing.crm.calls.filter((call) => call === 'Contact.validateChecksum')).toHaveLength(2);
   });
 
@@ -192,9 +195,9 @@ describe('OwnerAccessService', () => {
     jest.useFakeTimers({ now: 1_000 });
     try {
       const { crm, service } = setup();
-      await service.authorize({ cid: '101', cs: 'sum' }, 'ip');
+      await service.authorize({ cid: '101', cs: SUM }, 'ip');
       jest.setSystemTime(1_000 + 5 * 60_000 + 1);
-      await service.authorize({ cid: '101', cs: 'sum' }, 'ip');
+      await service.authorize({ cid: '101', cs: SUM }, 'ip');
       expect(crm.calls.filter((call) => call === 'Contact.validateChecksum')).toHaveLength(2);
     } finally {
       jest.useRealTimers();
@@ -205,19 +208,19 @@ describe('OwnerAccessService', () => {
     const { crm, service } = setup({ valid: false });
     for (let attempt = 0; attempt < 10; attempt += 1) {
       await expect(
-        refusal(service.authorize({ cid: '101', cs: `guess-${attempt}` }, '9.9.9.9')),
+        refusal(service.authorize({ cid: '101', cs: guess(attempt) }, '9.9.9.9')),
       ).resolves.toMatchObject({
         statusCode: 401,
       });
     }
     const callsBefore = crm.calls.length;
-    await expect(refusal(service.authorize({ cid: '101', cs: 'guess-10' }, '9.9.9.9'))).resolves.toEqual({
+    await expect(refusal(service.authorize({ cid: '101', cs: guess(10) }, '9.9.9.9'))).resolves.toEqual({
       statusCode: 429,
       code: 'RATE_LIMITED',
     });
     expect(crm.calls).toHaveLength(callsBefore);
     // Another address is not affected.
-    await expect(refusal(service.authorize({ cid: '101', cs: 'guess' }, '8.8.8.8'))).resolves.toMatchObject({
+    await expect(refusal(service.authorize({ cid: '101', cs: guess(0) }, '8.8.8.8'))).resolves.toMatchObject({
       statusCode: 401,
     });
   });
@@ -226,7 +229,7 @@ describe('OwnerAccessService', () => {
     const { crm, service } = setup({ valid: false });
     const outcomes = await Promise.all(
       Array.from({ length: 100 }, (_, attempt) =>
-        refusal(service.authorize({ cid: '101', cs: `guess-${attempt}` }, '9.9.9.9')),
+        refusal(service.authorize({ cid: '101', cs: guess(attempt) }, '9.9.9.9')),
       ),
     );
     expect(crm.calls.filter((call) => call === 'Contact.validateChecksum')).toHaveLength(10);
@@ -237,7 +240,7 @@ describe('OwnerAccessService', () => {
   it('gives a successful check its attempt back, so owners who get in never use up the limit', async () => {
     const { service } = setup({ config: { checksumCacheMs: 0 } });
     for (let attempt = 0; attempt < 30; attempt += 1) {
-      await expect(service.authorize({ cid: '101', cs: 'sum' }, '9.9.9.9')).resolves.toMatchObject({
+      await expect(service.authorize({ cid: '101', cs: SUM }, '9.9.9.9')).resolves.toMatchObject({
         contactId: PERSON,
       });
     }
@@ -246,7 +249,7 @@ describe('OwnerAccessService', () => {
   it('counts preview links on their own counter: owners failing on the address do not block them', async () => {
     const { service } = setup({ valid: false });
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      await refusal(service.authorize({ cid: '101', cs: `guess-${attempt}` }, '9.9.9.9'));
+      await refusal(service.authorize({ cid: '101', cs: guess(attempt) }, '9.9.9.9'));
     }
     await expect(
       refusal(service.authorize({ cid: '101', cs: 'made-by-crm' }, '9.9.9.9', 'preview-checksum')),

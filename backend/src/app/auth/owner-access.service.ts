@@ -15,8 +15,12 @@ export interface OwnerAccess {
 
 const MAX_CACHED_GRANTS = 10_000;
 const POSITIVE_ID = /^[1-9]\d{0,9}$/;
-/** Up to 200 characters with no white space or control character at all (the exact-checksum rule). */
-const CHECKSUM_SHAPE = /^[^\s\p{Cc}]{1,200}$/u;
+/**
+ * The shape of every checksum CiviCRM issues (CRM_Contact_BAO_Contact_Utils::generateChecksum):
+ * an md5 hex hash, the Unix time it was made and its lifetime in hours or `inf`, joined by `_`.
+ * Anything else is a wrong checksum, refused before CiviCRM is asked (and counted as one).
+ */
+const CHECKSUM_SHAPE = /^[0-9a-f]{32}_\d{1,20}_(?:\d{1,10}|inf)$/;
 
 /**
  * docs/decisions.md, "Personal links" to "Organization access". The CRM validates the checksum; the person's 'Primary Contact' organizations
@@ -55,7 +59,7 @@ export class OwnerAccessService {
     const cid = parseId(link.cid);
     // Exact: a checksum with spaces around it is not the checksum the CRM made.
     const checksum = typeof link.cs === 'string' ? link.cs : '';
-    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) throw Errors.checksumInvalid();
+    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) return this.refuseMalformed(clientAddress, counter);
 
     const organizations = await this.organizationsFor(cid, checksum, clientAddress, counter);
 
@@ -127,12 +131,25 @@ export class OwnerAccessService {
   async organizationsOf(link: Partial<OwnerLinkParams>, clientAddress: string): Promise<number[]> {
     const cid = parseId(link.cid);
     const checksum = typeof link.cs === 'string' ? link.cs : '';
-    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) throw Errors.checksumInvalid();
+    if (cid === null || !CHECKSUM_SHAPE.test(checksum))
+      return this.refuseMalformed(clientAddress, 'checksum');
     const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum');
     if (link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid) {
       throw Errors.contactMismatch();
     }
     return organizations;
+  }
+
+  /**
+   * A link whose checksum cannot be one CiviCRM issued: a wrong checksum, counted against the
+   * address like one CiviCRM refused (429 once the limit is reached), never sent to CiviCRM.
+   */
+  private async refuseMalformed(
+    clientAddress: string,
+    counter: 'checksum' | 'preview-checksum',
+  ): Promise<never> {
+    await this.rateLimits.reserveAttempt(counter, clientAddress);
+    throw Errors.checksumInvalid();
   }
 
   /** Forgets every cached grant (tests, and an operator's restart, need nothing else). */
@@ -154,20 +171,15 @@ export class OwnerAccessService {
 
     // Counted as a failure until the CRM says otherwise (issue: concurrent guesses).
     await this.rateLimits.reserveAttempt(counter, clientAddress);
-    let valid: boolean;
-    let organizations: number[];
-    try {
-      const validation = Promise.all([
-        this.contacts.validateChecksum(cid, checksum),
-        this.contacts.primaryContactOrganizations(cid),
-      ]);
-      alongside?.();
-      [valid, organizations] = await validation;
-    } catch (error) {
-      // The CRM could not say: that is no wrong guess (an outage must not lock owners out).
-      await this.rateLimits.releaseAttempt(counter, clientAddress);
-      throw error;
-    }
+    // A check the CRM could not answer keeps its reservation, counted like a wrong checksum
+    // (docs/decisions.md, "Checksum failures"): else a link that makes CiviCRM fail would be a
+    // free guess, and a free CiviCRM request, every time.
+    const validation = Promise.all([
+      this.contacts.validateChecksum(cid, checksum),
+      this.contacts.primaryContactOrganizations(cid),
+    ]);
+    alongside?.();
+    const [valid, organizations] = await validation;
     if (!valid) throw Errors.checksumInvalid();
     await this.rateLimits.releaseAttempt(counter, clientAddress);
     this.remember(key, organizations);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { crmLocalTimeToIso, type FieldConfig, type FieldValues } from '@checkin/contract';
+import { crmLocalTimeToIso, type FieldConfig } from '@checkin/contract';
 import type { CheckInPosition, CheckInRecord, NewCheckIn } from '../check-ins/check-in-record';
 import { crmNameOf } from '../fields/field-config';
 import { checkInsOf } from './check-in-filter';
@@ -32,6 +32,8 @@ export interface CheckInRead {
   offset?: number;
   /** Only those after this place in the list's order. */
   olderThan?: CheckInPosition;
+  /** Only those that answered or cleared this field (the newest such settles its prefill). */
+  answeredOrCleared?: FieldConfig;
 }
 
 /** A check-in a submission recorded, as its lookups find it. */
@@ -100,7 +102,11 @@ export class CrmCheckInsGateway {
           ...fileJoinsFor(fields, crmNameOf),
           ...(read.recorder ? [RECORDER_JOIN] : []),
         ],
-        where: [...checkIns.where, ...after],
+        where: [
+          ...checkIns.where,
+          ...after,
+          ...(read.answeredOrCleared ? [answeredOrClearedCondition(read.answeredOrCleared)] : []),
+        ],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
         ...(read.limit === undefined ? {} : { limit: read.limit }),
         ...(read.offset === undefined ? {} : { offset: read.offset }),
@@ -147,55 +153,48 @@ export class CrmCheckInsGateway {
   }
 
   /**
-   * Submit's first round (docs/decisions.md, "Idempotent submit"): the submission lookup and,
-   * when the answers hold any of the organization's own values, their update, as one batch in
-   * that order. Each settles apart, as two requests would; a request that fails as a whole fails
-   * both alike. `organizationUpdate` is null when there was nothing to update.
+   * Submit's second round (docs/decisions.md, "Idempotent submit"), sent only once the first
+   * round's lookup found no check-in with the submission id: the organization's update when the
+   * answers hold any of its own values, the activity create, and right after them the submission
+   * lookup that checks exactly one activity carries the id, as one batch in that order. CiviCRM
+   * runs a batch's calls in order in one PHP request, so the lookup sees the create
+   * (docs/civicrm-wire-protocol.md, "Batch"); each call settles apart, as separate requests would,
+   * and a request that fails as a whole fails them all alike. `organizationUpdate` is null when
+   * there was nothing to update. The lookup's answer is only used when the create worked.
    */
-  async findAndUpdateOrganization(
-    orgId: number,
-    submissionId: string,
-    answers: FieldValues,
-  ): Promise<{ recorded: Settled<RecordedCheckIn[]>; organizationUpdate: Settled<void> | null }> {
-    const values = organizationValues(answers);
-    if (values === null) {
-      return {
-        recorded: await settle(this.findBySubmissionId(orgId, submissionId)),
-        organizationUpdate: null,
-      };
+  async createCheckInAndFind(checkIn: NewCheckIn): Promise<{
+    organizationUpdate: Settled<void> | null;
+    created: Settled<number>;
+    recorded: Settled<RecordedCheckIn[]>;
+  }> {
+    const organization = organizationValues(checkIn.answers);
+    const calls: Record<string, Api4Call> = organization
+      ? {
+          [UPDATE_BEFORE_CREATE]: [
+            'Contact',
+            'update',
+            { values: organization, where: [['id', '=', checkIn.orgId]] },
+          ],
+          [CREATE_AFTER_UPDATE]: ['Activity', 'create', { values: newCheckInValues(checkIn) }],
+          [LOOKUP_AFTER_UPDATE]: submissionLookup(checkIn.orgId, checkIn.submissionId),
+        }
+      : {
+          [CREATE]: ['Activity', 'create', { values: newCheckInValues(checkIn) }],
+          [LOOKUP_AFTER_CREATE]: submissionLookup(checkIn.orgId, checkIn.submissionId),
+        };
+    const answered = await settle(this.crm.batch(calls));
+    if (answered.status === 'rejected') {
+      return { organizationUpdate: organization ? answered : null, created: answered, recorded: answered };
     }
-    const answered = await settle(
-      this.crm.batch({
-        [LOOKUP]: submissionLookup(orgId, submissionId),
-        [UPDATE]: ['Contact', 'update', { values, where: [['id', '=', orgId]] }],
-      }),
-    );
-    if (answered.status === 'rejected') return { recorded: answered, organizationUpdate: answered };
+    const [createName, lookupName] = organization
+      ? [CREATE_AFTER_UPDATE, LOOKUP_AFTER_UPDATE]
+      : [CREATE, LOOKUP_AFTER_CREATE];
     return {
-      recorded: settleRows(answered.value[LOOKUP], LOOKUP, recordedCheckIns),
-      organizationUpdate: settleRows(answered.value[UPDATE], UPDATE, () => undefined),
-    };
-  }
-
-  /**
-   * Submit's second round: the activity create and, right after it in the same batch, the
-   * submission lookup that checks exactly one activity carries the id. CiviCRM runs a batch's
-   * calls in order in one PHP request, so the lookup sees the create (docs/civicrm-wire-protocol.md,
-   * "Batch"). The lookup's answer is only used when the create worked.
-   */
-  async createCheckInAndFind(
-    checkIn: NewCheckIn,
-  ): Promise<{ created: Settled<number>; recorded: Settled<RecordedCheckIn[]> }> {
-    const answered = await settle(
-      this.crm.batch({
-        [CREATE]: ['Activity', 'create', { values: newCheckInValues(checkIn) }],
-        [LOOKUP_AFTER_CREATE]: submissionLookup(checkIn.orgId, checkIn.submissionId),
-      }),
-    );
-    if (answered.status === 'rejected') return { created: answered, recorded: answered };
-    return {
-      created: settleRows(answered.value[CREATE], CREATE, createdId),
-      recorded: settleRows(answered.value[LOOKUP_AFTER_CREATE], LOOKUP_AFTER_CREATE, recordedCheckIns),
+      organizationUpdate: organization
+        ? settleRows(answered.value[UPDATE_BEFORE_CREATE], UPDATE_BEFORE_CREATE, () => undefined)
+        : null,
+      created: settleRows(answered.value[createName], createName, createdId),
+      recorded: settleRows(answered.value[lookupName], lookupName, recordedCheckIns),
     };
   }
 
@@ -247,6 +246,26 @@ const RECORDER_JOIN = [
   ['recorder.record_type_id:name', '=', '"Activity Source"'],
 ];
 
+/**
+ * The check-ins that gave the field a value or cleared it: its column not empty, or its name in
+ * the stored cleared list (check-in-values.ts: names joined by commas). `_` matches any one
+ * character in LIKE, so a longer list may match a name that differs there: the reader checks the
+ * list exactly (clearedNamesOf), and such a check-in settles nothing.
+ */
+function answeredOrClearedCondition(field: FieldConfig): Api4Condition {
+  const name = field.name;
+  return [
+    'OR',
+    [
+      [crmNameOf(field), 'IS NOT EMPTY'],
+      [CLEARED_FIELDS_FIELD, '=', name],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `${name},%`],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name}`],
+      [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name},%`],
+    ],
+  ];
+}
+
 function checkInShape(read: CheckInRead): RowShape {
   return {
     id: 'id',
@@ -266,10 +285,11 @@ function textOrNull(value: unknown): string | null {
 }
 
 /** Names of the batched calls, as CiviCRM's log and the emulator's record show them. */
-const LOOKUP = '0:Activity.get';
-const UPDATE = '1:Contact.update';
 const CREATE = '0:Activity.create';
 const LOOKUP_AFTER_CREATE = '1:Activity.get';
+const UPDATE_BEFORE_CREATE = '0:Contact.update';
+const CREATE_AFTER_UPDATE = '1:Activity.create';
+const LOOKUP_AFTER_UPDATE = '2:Activity.get';
 
 export type Settled<T> = PromiseSettledResult<T>;
 

@@ -4,6 +4,8 @@ import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmCallObserver } from './crm-call-observer';
 import type { CrmConnection } from '../config/app-config';
 import type { Api4Call, Api4CallResult, Api4Params, CrmClient, CrmRow } from './crm-client';
+import { currentRequestId } from '../logging/request-context';
+import { isPhpJsonReadable, unreadableCall } from './php-json';
 import { CrmCallBatcher } from './crm-call-batcher';
 import {
   authRefusalOf,
@@ -45,6 +47,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   private readonly batcher = new CrmCallBatcher(
     ([entity, action, params]) => this.single(entity, action, params),
     (calls) => this.batch(calls),
+    currentRequestId,
   );
 
   constructor(
@@ -96,6 +99,8 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
    */
   async batch(calls: Readonly<Record<string, Api4Call>>): Promise<Record<string, Api4CallResult>> {
     const names = Object.keys(calls);
+    const unreadable = names.map((name) => calls[name] as Api4Call).find((call) => !isPhpJsonReadable(call));
+    if (unreadable) throw unreadableCall(unreadable);
     const label = `batch(${names.map((name) => `${calls[name]?.[0]}.${calls[name]?.[1]}`).join(', ')})`;
     const encoded = JSON.stringify(
       Object.fromEntries(names.map((name) => [name, batchEntry(calls[name] as Api4Call)])),
@@ -131,6 +136,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
     params: Api4Params = {},
   ): Promise<T[]> {
     const call = `${entity}.${action}`;
+    if (!isPhpJsonReadable(params)) throw unreadableCall([entity, action, params]);
     const isRead = READ_ACTIONS.has(action);
     const encoded = { params: JSON.stringify(params) };
     const url = this.urls.api4(entity, action);

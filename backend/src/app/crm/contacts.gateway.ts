@@ -121,6 +121,21 @@ export class CrmContactsGateway {
     return checksum;
   }
 
+  /** Contacts' display names by id; a contact CiviCRM does not answer (in the trash) is absent. */
+  async displayNames(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = checkRows(
+      'Contact.get',
+      await this.crm.api4('Contact', 'get', { select: ['id', 'display_name'], where: [['id', 'IN', ids]] }),
+      { id: 'id', display_name: 'string?' },
+    );
+    return new Map(
+      rows
+        .filter((row) => typeof row['display_name'] === 'string' && row['display_name'] !== '')
+        .map((row) => [Number(row['id']), String(row['display_name'])]),
+    );
+  }
+
   /** The organizations' names, in the CRM's order; a nameless one is "Organization <id>". */
   async organizationNames(ids: readonly number[]): Promise<OrganizationName[]> {
     const rows = checkRows(

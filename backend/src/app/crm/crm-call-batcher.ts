@@ -1,8 +1,13 @@
 import type { Api4Call, Api4CallResult, CrmRow } from './crm-client';
 import { CrmError } from './crm-errors';
+import { isPhpJsonReadable, unreadableCall } from './php-json';
 
-/** More than any route reads at once (the form: five), few enough to spread a crowd over workers. */
-export const MAX_CALLS_PER_BATCH = 8;
+/**
+ * More than any route reads at once (the form with a new link: the checksum check, the
+ * relationships, five reads, one per file field and the schema when cold): a batch holds one
+ * request's reads only, so the bound no longer spreads a crowd, it only caps one request.
+ */
+export const MAX_CALLS_PER_BATCH = 16;
 
 type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
 
@@ -10,6 +15,9 @@ interface Pending {
   call: Api4Call;
   settle: Settle;
 }
+
+/** The batch of calls made outside any request (start-up checks, timers). */
+const NO_REQUEST = 'no-request';
 
 /**
  * Gathers the reads a request handler starts in one turn of the event loop into one CiviCRM
@@ -20,27 +28,40 @@ interface Pending {
  * A turn ends when Node runs its `setImmediate` callbacks: reads started after awaiting an
  * already settled promise (a warm cache) still join; a read that waits for another answer
  * starts the next batch. A lone read goes as a plain call, so its wire form is unchanged.
+ *
+ * A batch only ever holds the reads of one request (`scope`, the request's id: see
+ * logging/request-context.ts): CiviCRM fails a batch as a whole when it cannot read one of its
+ * calls, and one request's bad input must not fail another's reads, nor the readiness probe. A
+ * call CiviCRM could not read (php-json.ts) is refused alone, before it joins any batch.
  */
 export class CrmCallBatcher {
-  private queue: Pending[] = [];
+  private readonly queues = new Map<string, Pending[]>();
 
   constructor(
     private readonly sendOne: (call: Api4Call) => Promise<CrmRow[]>,
     private readonly sendBatch: (calls: Record<string, Api4Call>) => Promise<Record<string, Api4CallResult>>,
+    private readonly scope: () => string | undefined = () => undefined,
   ) {}
 
   add<T extends CrmRow>(call: Api4Call): Promise<T[]> {
+    if (!isPhpJsonReadable(call)) return Promise.reject(unreadableCall(call));
+    const scope = this.scope() ?? NO_REQUEST;
     return new Promise<T[]>((resolve, reject) => {
-      if (this.queue.length === 0) setImmediate(() => this.flush());
-      this.queue.push({ call, settle: { resolve: resolve as Settle['resolve'], reject } });
+      let queue = this.queues.get(scope);
+      if (!queue) {
+        queue = [];
+        this.queues.set(scope, queue);
+        setImmediate(() => this.flush(scope));
+      }
+      queue.push({ call, settle: { resolve: resolve as Settle['resolve'], reject } });
     });
   }
 
-  private flush(): void {
-    const queued = this.queue;
-    this.queue = [];
-    // Many pages loading at once would otherwise share one batch, which CiviCRM runs in one
-    // worker, one call after another: in chunks, the site's workers still share the load.
+  private flush(scope: string): void {
+    const queued = this.queues.get(scope) ?? [];
+    this.queues.delete(scope);
+    // A request reading more than a batch holds still spreads over the site's workers: CiviCRM
+    // runs one batch in one worker, one call after another.
     for (let start = 0; start < queued.length; start += MAX_CALLS_PER_BATCH) {
       this.send(queued.slice(start, start + MAX_CALLS_PER_BATCH));
     }

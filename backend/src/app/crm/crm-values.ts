@@ -1,5 +1,6 @@
 import type { FieldConfig, FieldValue, FieldValues, FileValue } from '@checkin/contract';
 import { crmNameOf } from '../fields/field-config';
+import { createHash } from 'node:crypto';
 import type { CrmRow } from './crm-client';
 
 /**
@@ -23,9 +24,22 @@ export function fileNameColumn(crmName: string): string {
   return `${crmName}.file_name`;
 }
 
-/** The alias of a file field's explicit File join. */
-function fileJoinAlias(field: FieldConfig): string {
-  return `file_${field.name}`;
+/** The explicit-join aliases CiviCRM accepts (Api4SelectQuery::addExplicitJoins). */
+const LEGAL_JOIN_ALIAS = /^[-\w]{1,256}$/;
+/** Room left for the name in an alias that carries its hash: `file_` + name + `_` + 16 hex. */
+const ALIAS_NAME_ROOM = 256 - 'file_'.length - 1 - 16;
+
+/**
+ * The alias of a file field's explicit File join: `file_<name>` when CiviCRM accepts that, else
+ * (a discovered field's `Group.Field` name, or one too long) the name with every character
+ * CiviCRM refuses made `_`, cut to fit, and a hash of the whole name so two such names never
+ * share an alias. Always the same alias for the same name.
+ */
+export function fileJoinAlias(field: Pick<FieldConfig, 'name'>): string {
+  const plain = `file_${field.name}`;
+  if (LEGAL_JOIN_ALIAS.test(plain)) return plain;
+  const hash = createHash('sha256').update(field.name).digest('hex').slice(0, 16);
+  return `file_${field.name.replace(/[^-\w]/g, '_').slice(0, ALIAS_NAME_ROOM)}_${hash}`;
 }
 
 /** Every column that can carry a file field's name, implicit join first. */

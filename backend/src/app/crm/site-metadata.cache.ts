@@ -96,6 +96,22 @@ export class SiteMetadataCache {
       .then((fields) => fields as Map<string, CustomFieldMetadata>);
   }
 
+  /**
+   * The configured fields CiviCRM does not offer: disabled there (CustomField is_active false, so
+   * APIv4 neither reads nor writes them) or missing. docs/decisions.md, "Disabled fields".
+   */
+  async inactive(fields: readonly FieldConfig[]): Promise<Set<string>> {
+    const metadata = await this.customFields();
+    return new Set(
+      fields
+        .filter((field) => {
+          const crmName = field.crmField ?? field.crmContactField;
+          return crmName !== undefined && !metadata.has(crmName);
+        })
+        .map((field) => field.name),
+    );
+  }
+
   async options(fields: readonly FieldConfig[]): Promise<ResolvedOptions> {
     const metadata = await this.customFields();
     const groupByField = new Map<string, number>();

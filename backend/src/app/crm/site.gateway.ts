@@ -1,3 +1,4 @@
+import { decodeHtmlOnce } from './html-text';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ContactSummary, RelationshipTypeSummary } from '@checkin/contract';
 import { type Api4Params, CRM_CLIENT, type CrmClient, type CrmRow } from './crm-client';
@@ -18,6 +19,8 @@ export interface CustomFieldMetadata {
   htmlType: string;
   optionGroupId: number | null;
   multiple: boolean;
+  /** A Date field that keeps a time of day (CiviCRM's time_format set). */
+  hasTime?: boolean;
 }
 
 /**
@@ -168,6 +171,7 @@ export class CrmSiteGateway {
           'html_type',
           'option_group_id',
           'serialize',
+          'time_format',
           'custom_group_id:name',
         ],
         where: [
@@ -193,8 +197,9 @@ export class CrmSiteGateway {
         crmName: `${group}.${name}`,
         group,
         name,
-        label: (row['label'] as string | null | undefined) ?? '',
+        label: decodeHtmlOnce((row['label'] as string | null | undefined) ?? ''),
         dataType: (row['data_type'] as string | null | undefined) ?? '',
+        hasTime: Number(row['time_format'] ?? 0) > 0,
         htmlType: (row['html_type'] as string | null | undefined) ?? '',
         optionGroupId: (row['option_group_id'] as number | null | undefined) ?? null,
         multiple: Boolean(row['serialize']),
@@ -219,7 +224,7 @@ export class CrmSiteGateway {
     return rows.map((row) => ({
       optionGroupId: row['option_group_id'] as number,
       value: String(row['value']),
-      label: (row['label'] as string | null | undefined) ?? '',
+      label: decodeHtmlOnce((row['label'] as string | null | undefined) ?? ''),
       name: (row['name'] as string | null | undefined) ?? '',
     }));
   }

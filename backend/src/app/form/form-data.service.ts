@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   type ContactIdentity,
+  type FieldConfig,
+  type FieldValues,
   CURRENT_STAGE_FIELD_NAME,
   FORM_ID,
   type FormDataPayload,
@@ -22,20 +24,10 @@ import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
  */
 export const PREFILL_FIRST_SLICE = 25;
 
-/**
- * Check-ins after the first slice read with it for the file fields alone: a co-op uploads a
- * document once in a long while, so its newest check-ins often hold none, and without these a
- * typical co-op would pay a second request for them (docs/performance.md, "Bounded answers").
- */
-export const PREFILL_FILE_SLICE = 75;
-
 /** The activity-bound fields the form prefills: the others need no column. */
 const PREFILLED_ACTIVITY_FIELDS = ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled);
 
 const PREFILLED_FILE_FIELDS = PREFILLED_ACTIVITY_FIELDS.filter((field) => field.type === 'file');
-const PREFILLED_FILE_FIELD_NAMES: ReadonlySet<string> = new Set(
-  PREFILLED_FILE_FIELDS.map((field) => field.name),
-);
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -58,21 +50,37 @@ export class FormDataService {
     { contactId, orgId }: OwnerAccess,
     authorized: Promise<void> = Promise.resolve(),
   ): Promise<FormDataPayload> {
-    const [contact, organization, checkins, withFiles, stageValue, { options, stages }, valueFormat] =
-      await Promise.all([
-        this.identity(contactId),
-        this.contacts.readOrganization(orgId, CONTACT_FIELDS),
-        this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
-        this.checkIns.list(orgId, PREFILLED_FILE_FIELDS, {
-          cleared: true,
-          offset: PREFILL_FIRST_SLICE,
-          limit: PREFILL_FILE_SLICE,
-        }),
-        this.checkIns.currentStageValue(orgId),
-        this.metadata.options(ALL_FIELDS),
-        this.metadata.valueFormat(),
-      ]);
-    const fromCheckIns = await this.activityPrefill(orgId, { newest: checkins, withFiles }, authorized);
+    const [
+      contact,
+      organization,
+      checkins,
+      stageValue,
+      { options, stages },
+      valueFormat,
+      inactive,
+      ...newestFiles
+    ] = await Promise.all([
+      this.identity(contactId),
+      this.contacts.readOrganization(orgId, CONTACT_FIELDS),
+      this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
+      this.checkIns.currentStageValue(orgId),
+      this.metadata.options(ALL_FIELDS),
+      this.metadata.valueFormat(),
+      this.metadata.inactive(ALL_FIELDS),
+      // Per file field, the newest check-in that answered or cleared it, however old: a co-op
+      // uploads a document once in a long while (docs/performance.md, "Bounded answers").
+      ...PREFILLED_FILE_FIELDS.map((field) =>
+        this.checkIns.list(orgId, [field], { cleared: true, answeredOrCleared: field, limit: 1 }),
+      ),
+    ]);
+    const fromCheckIns = await this.activityPrefill(
+      orgId,
+      {
+        newest: checkins,
+        newestFiles: PREFILLED_FILE_FIELDS.map((field, index) => [field, newestFiles[index] ?? []]),
+      },
+      authorized,
+    );
     return {
       formId: FORM_ID,
       contact,
@@ -80,9 +88,16 @@ export class FormDataService {
       currentStage: toStageInfo(stageValue, stages),
       stages,
       // Spec, form data rule 2: the organization's own values are its current facts, so they win.
-      prefill: { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+      prefill: withoutFields(
+        { ...fromCheckIns.values, ...organization.values, [CURRENT_STAGE_FIELD_NAME]: stageValue },
+        inactive,
+      ),
       options,
-      sections: [...SECTIONS],
+      // A field the site disabled is not offered (docs/decisions.md, "Disabled fields").
+      sections: SECTIONS.map((section) => ({
+        ...section,
+        fields: section.fields.filter((field) => !inactive.has(field.name)),
+      })),
       upload: UPLOAD_LIMITS,
       lastGiven: fromCheckIns.lastGiven,
       valueFormat,
@@ -91,24 +106,33 @@ export class FormDataService {
 
   /**
    * The newest value of each prefilled field (prefill.ts), read without every check-in's every
-   * column: the newest slice comes with the form's other reads, and with it the check-ins after
-   * it for the file fields alone. Only when these leave a field unsettled and there are older
-   * check-ins, those are read, with the unsettled fields' columns only. Same answer as reading
-   * them all.
+   * column: the newest slice comes with the form's other reads, and with it, per file field, the
+   * newest check-in that answered or cleared it. Only when the slice leaves another field
+   * unsettled and there are older check-ins, those are read, with the unsettled fields' columns
+   * only. Same answer as reading them all.
    */
   private async activityPrefill(
     orgId: number,
-    { newest, withFiles }: { newest: readonly CheckInRecord[]; withFiles: readonly CheckInRecord[] },
+    {
+      newest,
+      newestFiles,
+    }: {
+      newest: readonly CheckInRecord[];
+      newestFiles: ReadonlyArray<readonly [FieldConfig, readonly CheckInRecord[]]>;
+    },
     authorized: Promise<void>,
   ): Promise<ActivityPrefill> {
     const prefill = new ActivityPrefillBuilder();
     prefill.add(newest);
-    prefill.add(withFiles, PREFILLED_FILE_FIELD_NAMES);
-    // A file field the file slice left unsettled has no older value when that slice was not full.
-    const filesExhausted = withFiles.length < PREFILL_FILE_SLICE;
+    const settledByTheirOwnRead = new Set<string>();
+    for (const [field, found] of newestFiles) {
+      prefill.add(found, new Set([field.name]));
+      // None found: no check-in ever answered it. One found that settles nothing (a cleared list
+      // LIKE matched loosely) leaves the field to the older read.
+      if (found.length === 0 || prefill.isSettled(field.name)) settledByTheirOwnRead.add(field.name);
+    }
     const unsettled = PREFILLED_ACTIVITY_FIELDS.filter(
-      (field) =>
-        !prefill.isSettled(field.name) && !(filesExhausted && PREFILLED_FILE_FIELD_NAMES.has(field.name)),
+      (field) => !prefill.isSettled(field.name) && !settledByTheirOwnRead.has(field.name),
     );
     const oldest = newest.at(-1);
     if (newest.length === PREFILL_FIRST_SLICE && unsettled.length > 0 && oldest) {
@@ -126,4 +150,8 @@ export class FormDataService {
     if (!person) throw Errors.notFound('Your contact record is no longer in our records.');
     return { id: contactId, first_name: person.firstName, last_name: person.lastName, email: person.email };
   }
+}
+
+function withoutFields(values: FieldValues, left: ReadonlySet<string>): FieldValues {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !left.has(name)));
 }

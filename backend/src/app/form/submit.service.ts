@@ -6,7 +6,8 @@ import { CrmCheckInsGateway, type RecordedCheckIn } from '../crm/check-ins.gatew
 import { CrmError } from '../crm/crm-errors';
 import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { CrmSiteService } from '../crm/crm-site.service';
-import { toCrmLocalTime } from '@checkin/contract';
+import { isEmptyAnswer, REFUSAL_SENTENCES, toCrmLocalTime } from '@checkin/contract';
+import { SUBMITTABLE_FIELDS } from '../fields/field-config';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -19,13 +20,13 @@ import { SubmittedFiles } from './submitted-files';
 const REMEMBERED_SUBMISSIONS = 1_000;
 
 /**
- * POST /api/submit (README, "Submit"). After validation: first the idempotency lookup alongside
- * the organization's contact update, then, only when no activity carries this submissionId yet,
- * the activity create, then a check that exactly one activity carries it. The lookup and the
- * update travel as one APIv4 batch, the create and the check as another: two CiviCRM requests in
- * all, the calls in that order (docs/performance.md, "Submit in two requests"). Writes are never
- * retried: the browser retries with the same submissionId and finds what an earlier attempt
- * recorded (docs/decisions.md, "Idempotent submit").
+ * POST /api/submit (README, "Submit"). After validation: first the idempotency lookup, alone;
+ * then, only when no activity carries this submissionId yet, the organization's contact update,
+ * the activity create and a check that exactly one activity carries the id, as one APIv4 batch in
+ * that order: two CiviCRM requests in all (docs/performance.md, "Submit in two requests"). A
+ * submission the lookup refuses writes nothing. Writes are never retried: the browser retries
+ * with the same submissionId and finds what an earlier attempt recorded (docs/decisions.md,
+ * "Idempotent submit").
  *
  * CiviCRM is not transactional across an activity and its custom values: when the values are
  * refused, the activity row is saved anyway. Such an empty check-in is deleted before the error
@@ -59,15 +60,33 @@ export class SubmitService {
       this.lock.run(
         key,
         async () => {
-          const [options] = await Promise.all([
+          const [options, answerable] = await Promise.all([
             this.optionsFor(values),
+            this.answerable(values),
             this.files.assertAllowed(access, values),
           ]);
-          return this.record(access, submissionId, validateValues(values, options));
+          return this.record(access, submissionId, validateValues(answerable, options));
         },
         this.crmTimeoutMs * 4,
       ),
     );
+  }
+
+  /**
+   * The answers without those to fields the site disabled (docs/decisions.md, "Disabled fields"):
+   * CiviCRM would drop such an answer without a word, so one that holds a value is refused
+   * (400 FIELD_DISABLED, naming them) and an empty one left out.
+   */
+  private async answerable(values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const inactive = await this.metadata.inactive(
+      SUBMITTABLE_FIELDS.filter((field) => Object.hasOwn(values, field.name)),
+    );
+    if (inactive.size === 0) return values;
+    const answered = [...inactive].filter((name) => !isEmptyAnswer(values[name]));
+    if (answered.length > 0) {
+      throw new AppError(400, 'FIELD_DISABLED', REFUSAL_SENTENCES.fieldDisabled, { fields: answered });
+    }
+    return Object.fromEntries(Object.entries(values).filter(([name]) => !inactive.has(name)));
   }
 
   /** Option lists only when a select answer needs checking: most submissions skip the call. */
@@ -81,29 +100,27 @@ export class SubmitService {
     submissionId: string,
     values: FieldValues,
   ): Promise<SubmitResponse> {
-    // Round one: the lookup and the contact update, one batch (the site info is cached by then).
-    const [{ recorded, organizationUpdate }, site] = await Promise.all([
-      this.checkIns.findAndUpdateOrganization(access.orgId, submissionId, values),
-      settled(this.site.info()),
+    // Round one: the lookup alone (the site info is cached by then). Nothing is written before
+    // it has answered, so a refused submission writes nothing (docs/decisions.md, "Idempotent submit").
+    const [recorded, site] = await Promise.all([
+      this.findRecorded(access.orgId, submissionId),
+      this.site.info(),
     ]);
-    const updatesContact = organizationUpdate !== null;
-    if (organizationUpdate?.status === 'rejected') throw organizationUpdate.reason;
-    if (recorded.status === 'rejected') {
-      // Unknown whether an earlier attempt recorded it: creating now could make a second one.
-      throw updatesContact ? this.activityNotSaved(recorded.reason, true) : recorded.reason;
-    }
-    if (site.status === 'rejected')
-      throw updatesContact ? this.activityNotSaved(site.reason, true) : site.reason;
-    if (recorded.value.length > 0) {
-      if (recorded.value[0]?.personId !== access.contactId) throw submissionIdTaken();
-      return this.keepOldest(recorded.value);
+    if (recorded.length > 0) {
+      if (recorded[0]?.personId !== access.contactId) throw submissionIdTaken();
+      return this.keepOldest(recorded);
     }
 
     // Seconds, as the CRM keeps them; written as the CRM's wall clock in its own zone.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const crmTime = toCrmLocalTime(at, site.value.timeZone);
-    // Round two: the create and, after it in the same batch, the check that one activity has the id.
-    const { created, recorded: afterCreate } = await this.checkIns.createCheckInAndFind({
+    const crmTime = toCrmLocalTime(at, site.timeZone);
+    // Round two: the organization's update, the create and, after them in the same batch, the
+    // check that one activity has the id.
+    const {
+      organizationUpdate,
+      created,
+      recorded: afterCreate,
+    } = await this.checkIns.createCheckInAndFind({
       personId: access.contactId,
       orgId: access.orgId,
       submissionId,
@@ -111,6 +128,13 @@ export class SubmitService {
       cleared: clearedAnswers(values),
       at: crmTime,
     });
+    if (organizationUpdate?.status === 'rejected' && created.status === 'fulfilled') {
+      // The organization refused its values: the check-in must not stand without them.
+      await this.removeCheckIns(
+        afterCreate.status === 'fulfilled' ? afterCreate.value.map((row) => row.id) : [created.value],
+      );
+      throw organizationUpdate.reason;
+    }
     if (created.status === 'rejected') {
       const error = created.reason;
       if (error instanceof CrmError && error.isTimeout) {
@@ -118,11 +142,23 @@ export class SubmitService {
       } else if (error instanceof CrmError) {
         await this.removeEmptyCheckIn(access, crmTime);
       }
-      throw this.activityNotSaved(error, updatesContact);
+      if (organizationUpdate?.status === 'rejected' && organizationUpdate !== created) {
+        throw organizationUpdate.reason;
+      }
+      throw this.activityNotSaved(error, organizationUpdate?.status === 'fulfilled');
     }
     if (afterCreate.status === 'rejected') throw afterCreate.reason;
     // Another instance may have created the same submission meanwhile: keep one.
     return this.keepOldest(afterCreate.value);
+  }
+
+  /** Deletes check-ins this submission created after all; a failure is logged, not answered. */
+  private async removeCheckIns(ids: readonly number[]): Promise<void> {
+    try {
+      await this.checkIns.deleteCheckIns(ids);
+    } catch (error) {
+      this.logger.warn(`could not remove a check-in its organization update refused: ${String(error)}`);
+    }
   }
 
   /** Every check-in an attempt of this submission recorded, on any instance, oldest first. */
@@ -186,13 +222,6 @@ export class SubmitService {
       `${saved} check-in itself could not be recorded. Your answers are kept on this page: please submit again in a minute.`,
     );
   }
-}
-
-function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
-  return promise.then(
-    (value) => ({ status: 'fulfilled', value }),
-    (reason: unknown) => ({ status: 'rejected', reason }),
-  );
 }
 
 /**

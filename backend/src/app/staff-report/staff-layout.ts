@@ -33,6 +33,8 @@ export interface StaffLayout {
   activityFields: FieldConfig[];
   /** Every organization-side field, for the contact read. */
   contactFields: FieldConfig[];
+  /** Fields whose values are contact ids (ContactReference): shown by the contact's name. */
+  contactReferenceFields: ReadonlySet<string>;
 }
 
 const OTHER_SECTION_KEY = 'other';
@@ -61,7 +63,9 @@ export function planStaffLayout(metadata: ReadonlyMap<string, CustomFieldMetadat
     key: sectionKey(section.rank),
     rank: section.rank,
     title: section.rank === 0 ? ORGANIZATION_SECTION_TITLE : section.title,
-    fields: section.fields.filter(isCrmBound),
+    // A configured field the site disabled (or lacks) has nothing CiviCRM would read for it:
+    // not shown (docs/decisions.md, "Disabled fields").
+    fields: section.fields.filter((field) => isCrmBound(field) && metadata.has(crmNameOf(field))),
   }));
   const configuredNames = new Set(configured.flatMap((section) => section.fields.map(crmNameOf)));
   const discovered = [...metadata.values()]
@@ -87,12 +91,17 @@ export function planStaffLayout(metadata: ReadonlyMap<string, CustomFieldMetadat
     matrix: matrixRows(matrixFields),
     activityFields: allFields.filter((field) => field.crmField),
     contactFields: allFields.filter((field) => field.crmContactField),
+    contactReferenceFields: new Set(
+      [...metadata.values()]
+        .filter((meta) => meta.dataType === 'ContactReference')
+        .map((meta) => meta.crmName),
+    ),
   };
 }
 
 /** The form-side field type that renders a CRM custom field best. */
 export function fieldTypeFor(
-  meta: Pick<CustomFieldMetadata, 'dataType' | 'optionGroupId' | 'multiple'>,
+  meta: Pick<CustomFieldMetadata, 'dataType' | 'optionGroupId' | 'multiple' | 'hasTime'>,
 ): FieldType {
   switch (meta.dataType) {
     case 'File':
@@ -101,7 +110,11 @@ export function fieldTypeFor(
       return 'boolean';
     case 'Date':
     case 'Timestamp':
-      return 'date';
+      // A date type shows the calendar day alone: a date with its time shows as CiviCRM wrote it
+      // (docs/decisions.md, "Discovered fields on the staff report").
+      return meta.hasTime ? 'text' : 'date';
+    case 'ContactReference':
+      return 'text';
   }
   if (meta.optionGroupId) return meta.multiple ? 'multiselect' : 'select';
   switch (meta.dataType) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { StaffReportPayload } from '@checkin/contract';
+import type { FieldValues, StaffReportPayload } from '@checkin/contract';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { newestStageValue, toStageInfo } from '../check-ins/stages';
 import { CrmCheckInsGateway } from '../crm/check-ins.gateway';
@@ -8,7 +8,7 @@ import { CrmFilesGateway } from '../crm/files.gateway';
 import { SiteMetadataCache } from '../crm/site-metadata.cache';
 import { Errors } from '../errors/app-error';
 import { AttachmentUrlService } from './attachment-urls.service';
-import { collectFileIds, withFileUrls } from './file-urls';
+import { collectFileIds, contactIdsIn, withContactNames, withFileUrls } from './file-urls';
 import { planStaffLayout } from './staff-layout';
 import { buildStaffSections, buildSubmissions, STAFF_CHECK_IN_READ } from './staff-sections';
 
@@ -40,19 +40,23 @@ export class StaffReportService {
       throw Errors.notFound(`There is no organization with id ${orgId}.`);
     }
 
-    const fileIds = collectFileIds([organization.values, ...checkins.map((checkin) => checkin.values)]);
-    const { lookup, urls } = await this.attachments.signedUrls(fileIds);
-    const signedCheckIns = checkins.map((checkin) => ({
-      ...checkin,
-      values: withFileUrls(checkin.values, urls),
-    }));
+    const valueMaps = [organization.values, ...checkins.map((checkin) => checkin.values)];
+    const fileIds = collectFileIds(valueMaps);
+    // In the same round as the file lookup: the contacts a ContactReference field names.
+    const [{ lookup, urls }, names] = await Promise.all([
+      this.attachments.signedUrls(fileIds),
+      this.contacts.displayNames(contactIdsIn(valueMaps, layout.contactReferenceFields)),
+    ]);
+    const shown = (values: FieldValues) =>
+      withFileUrls(withContactNames(values, layout.contactReferenceFields, names), urls);
+    const signedCheckIns = checkins.map((checkin) => ({ ...checkin, values: shown(checkin.values) }));
     const newestStage = newestStageValue(checkins);
 
     return {
       organization: { id: organization.id, name: organization.name },
       currentStage: toStageInfo(newestStage, stages),
       stages,
-      sections: buildStaffSections(layout, withFileUrls(organization.values, urls), signedCheckIns),
+      sections: buildStaffSections(layout, shown(organization.values), signedCheckIns),
       submissions: buildSubmissions(checkins, stages),
       options,
       crmBaseUrl: this.crmBaseUrl(),

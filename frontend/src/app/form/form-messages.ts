@@ -31,6 +31,7 @@ const SUBMIT_FAILURES: Partial<Record<ErrorCode, (error: ApiError) => string>> =
   RATE_LIMITED: () =>
     `Too many check-ins were sent in a short while. ${DRAFT_KEPT} Wait a minute, then send again.`,
   UNKNOWN_FIELDS: formChanged,
+  FIELD_DISABLED: formChanged,
   VALIDATION_FAILED: formChanged,
 };
 

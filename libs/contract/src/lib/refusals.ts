@@ -39,6 +39,9 @@ export const REFUSAL_SENTENCES = {
   adminKeyRefused: 'The admin key is missing or wrong.',
   /** NOT_FOUND for the person a personal link names. */
   contactGone: 'Your contact record is no longer in our records.',
+  /** FIELD_DISABLED: the site turned off a question the answers hold (docs/decisions.md, "Disabled fields"). */
+  fieldDisabled:
+    'Some questions you answered are no longer asked: reload the form (your other answers are kept) and send it again.',
 } as const;
 
 /** A headline made a sentence, followed by what to do: `refusal('Too many requests', 'Please wait…')`. */

@@ -26,7 +26,7 @@ import { CiviCrmModel, type CiviCrmModelOptions } from '@checkin/civicrm-fake';
  * Everything is fictional. The ids are constants because start-up logs and tests print links.
  */
 
-export const DEMO_CHECKSUM = 'demo';
+export const DEMO_CHECKSUM = 'fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf';
 
 export const STAFF_CONTACT_ID = 100;
 export const DEMO_ORG_ID = 101;
@@ -41,22 +41,22 @@ export const DEMO_PERSON = {
 /** Tied to its own organization only: a valid link for this person must not reach the demo org. */
 export const OTHER_PERSON_ID = 104;
 export const OTHER_ORG_ID = 103;
-export const OTHER_PERSON_CHECKSUM = 'demo-other';
+export const OTHER_PERSON_CHECKSUM = '001683a8bf32b3427254b704d6c6ee53_1767225600_inf';
 
 /** Primary Contact of two organizations: without orgId the service must ask which. */
 export const MULTI_ORG_PERSON_ID = 105;
 export const MULTI_ORG_IDS = [106, 107] as const;
-export const MULTI_ORG_PERSON_CHECKSUM = 'demo-multi';
+export const MULTI_ORG_PERSON_CHECKSUM = '2586d96efc12d84b0b9e7de8f882922e_1767225600_inf';
 
 /** Only an inactive (ended) Primary Contact relationship. */
 export const INACTIVE_PERSON_ID = 108;
 export const INACTIVE_ORG_ID = 109;
-export const INACTIVE_PERSON_CHECKSUM = 'demo-inactive';
+export const INACTIVE_PERSON_CHECKSUM = '06f2e715389cd372859791184394f091_1767225600_inf';
 
 /** Relationship entered backwards (organization on side A), for the health diagnostics. */
 export const REVERSED_PERSON_ID = 110;
 export const REVERSED_ORG_ID = 111;
-export const REVERSED_PERSON_CHECKSUM = 'demo-reversed';
+export const REVERSED_PERSON_CHECKSUM = '7c4a68bd6b2d04b974657b3bbc4a6748_1767225600_inf';
 
 /** Stock CiviCRM's domain organization: exists, tied to nobody. */
 export const DEFAULT_ORG_ID = 1;

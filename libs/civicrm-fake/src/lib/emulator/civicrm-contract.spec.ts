@@ -140,6 +140,27 @@ async function batchAnswers(target: Target, personId: unknown): Promise<unknown>
 }
 
 /**
+ * Which explicit-join aliases CiviCRM takes (Api4SelectQuery::addExplicitJoins): 1 to 256 word
+ * characters or hyphens; anything else, such as the dot of a custom field's name, is refused.
+ */
+async function joinAliasRule(target: Target, G: string, activityId: unknown): Promise<unknown> {
+  const withAlias = async (alias: string) => {
+    const answer = await api4(target, 'Activity', 'get', {
+      select: ['id'],
+      join: [[`File AS ${alias}`, 'LEFT', [`${G}.Doc`, '=', `${alias}.id`]]],
+      where: [['id', '=', activityId]],
+    });
+    return [answer.status, answer.error ?? answer.rows.length];
+  };
+  const long = `f${'x'.repeat(255)}`;
+  return {
+    dotted: await withAlias('file_G.Doc'),
+    'hyphen, 256 long': await withAlias(`f-${long.slice(2)}`),
+    '257 long': (await withAlias(`${long}y`))[0],
+  };
+}
+
+/**
  * The organization filter the service sends (an INNER join on ActivityContact limited to
  * targets) must answer the rows `target_contact_id CONTAINS` answers, in the same order: ties on
  * the date, the organization as source or assignee only, several targets, another organization.
@@ -352,6 +373,7 @@ async function runScenarios(target: Target): Promise<Record<string, unknown>> {
       ]),
   );
   digest['target join'] = await targetJoinAgainstContains(target, G, person['id']);
+  digest['join alias'] = await joinAliasRule(target, G, activity['id']);
   digest['batch'] = await batchAnswers(target, person['id']);
   const invalid = await api4(target, 'Activity', 'get', { where: [['nonsense', '=', 1]] });
   digest['unknown where field'] = [invalid.status, invalid.error];
@@ -563,6 +585,11 @@ const BASE_EXPECTED = {
     GET: 405,
   },
   'target join': { 'list: count, same order': [4, true], 'newest with a value: same': [1, true] },
+  'join alias': {
+    dotted: [500, 'Illegal join alias: "file_G.Doc"'],
+    'hyphen, 256 long': [200, 1],
+    '257 long': 500,
+  },
   'Int overflow': [500, 'DB Error: unknown error', null, null],
   'batch with writes': {
     'create then get': [

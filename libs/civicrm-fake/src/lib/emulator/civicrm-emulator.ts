@@ -54,6 +54,7 @@ import {
   parseBatch,
   parseForm,
   parseParams,
+  phpDecodes,
   safeParams,
   text,
   v3Json,
@@ -195,7 +196,8 @@ export class CiviCrmEmulator {
     }
     if (fault?.kind === 'slow') await this.sleep(fault.delayMs ?? DEFAULT_SLOW_MS);
     const reply = fault && fault.kind !== 'slow' ? faultReply(fault) : this.answer(route, request, form);
-    for (const call of records) call.status = reply.status;
+    const answerBytes = Buffer.byteLength(reply.body);
+    for (const call of records) Object.assign(call, { status: reply.status, answerBytes });
     await this.sleep(this.latencyMs);
     return this.send(response, reply);
   }
@@ -326,6 +328,8 @@ export class CiviCrmEmulator {
     if (method === 'GET' && !isReadAction(action)) {
       return api4Error(new Api4Error(405, POST_ONLY), context.user, this.model.civicrmVersion);
     }
+    // CiviCRM cannot decode the parameters: its fatal error page (measured on 6.14).
+    if (!phpDecodes(form.get('params'))) return html(500, errorPage('Invalid JSON', ''));
     const result = this.runApi4(entity, action, form.get('params'), context);
     return 'values' in result ? json(200, result) : json(result.status, result);
   }
@@ -362,6 +366,11 @@ export class CiviCrmEmulator {
 
   private answerBatch(method: string, form: Form, user: ApiUser): Reply {
     const version = this.model.civicrmVersion;
+    // One call CiviCRM's JSON decoder refuses fails the whole batch: 6.14 answers its fatal error
+    // page, 5.81 an empty answer (docs/civicrm-wire-protocol.md, "Batch").
+    if (!phpDecodes(form.get('calls'))) {
+      return version === '6.14' ? html(500, errorPage('Invalid JSON', '')) : json(200, []);
+    }
     const calls = parseBatch(form.get('calls'));
     if (!calls) {
       return api4Error(

@@ -74,6 +74,8 @@ export interface RecordedCall {
   at: number;
   /** Key of the call within a batch request. */
   batchKey?: string;
+  /** Bytes of the body of the HTTP answer the call travelled in (a batch's calls share one). */
+  answerBytes?: number;
 }
 
 export type EmulatorFaultKind = 'down' | 'slow' | 'http500' | 'http401' | 'malformed' | 'v3error';

@@ -211,6 +211,32 @@ export function api4Error(error: Api4Error, user?: ApiUser, version: CiviCrmVers
   return json(error.status, errorBody(error, user, version));
 }
 
+/**
+ * Whether PHP's json_decode would read this JSON text: JavaScript's parser takes an escaped lone
+ * UTF-16 surrogate (`"\ud800"`), PHP's refuses the whole text ("Single unpaired UTF-16
+ * surrogate").
+ */
+export function phpDecodes(raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  try {
+    return wellFormed(JSON.parse(raw) as unknown);
+  } catch {
+    return true;
+  }
+}
+
+/** A UTF-16 surrogate without its pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => !LONE_SURROGATE.test(key) && wellFormed(item));
+  }
+  return true;
+}
+
 export function html(status: number, body: string): Reply {
   return { status, body, headers: { 'Content-Type': 'text/html; charset=UTF-8' } };
 }

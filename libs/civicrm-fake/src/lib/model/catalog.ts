@@ -179,11 +179,11 @@ function customFieldDef(key: string, record: StoredRecord): FieldDef {
   const f = record.fields;
   const dataType = String(f['data_type']) as CrmDataType;
   const optionGroupId = f['option_group_id'];
-  // A Date field with a time format keeps its time (CiviCRM's "date and time" fields).
-  const dateOnly = dataType === 'Date' && !(Number(f['time_format']) > 0);
+  // A Date field with a time format keeps its time of day, as a Timestamp does.
+  const withTime = dataType === 'Date' && Number(f['time_format']) > 0;
   return {
     name: key,
-    type: dateOnly ? 'Date' : dataType === 'Date' ? 'Timestamp' : dataType,
+    type: withTime ? 'Timestamp' : dataType,
     customFieldId: record.id,
     ...(Number(f['serialize']) > 0 ? { serialize: true } : {}),
     ...(dataType === 'File' ? { fk: 'File' as const } : {}),

@@ -192,6 +192,8 @@ export const ENTITIES: Record<EntityName, EntityDef> = {
         options: { kind: 'entity', table: 'OptionGroup', nameField: 'name', labelField: 'title' },
       },
       { name: 'serialize', type: 'Int', initial: () => 0 },
+      // 0 or null: a date without a time of day; 1 (12-hour) or 2 (24-hour) with one.
+      { name: 'time_format', type: 'Int' },
       str('column_name'),
       { name: 'weight', type: 'Int' },
       { name: 'text_length', type: 'Int' },

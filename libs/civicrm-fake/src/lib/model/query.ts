@@ -22,6 +22,9 @@ import {
 } from './values';
 
 /** APIv4 get: select (with joins and pseudoconstants), where, orderBy, limit and the ACLs that filter rows. */
+/** The aliases CiviCRM accepts for an explicit join (`a` is its main table's). */
+const JOIN_ALIAS = /^[-\w]{1,256}$/;
+
 export class QueryEngine {
   /** Aliases of the get being answered, so `alias.field` resolves. */
   private joinAliases = new Map<string, JoinSpec>();
@@ -91,9 +94,12 @@ export class QueryEngine {
     if (!Array.isArray(join)) return fail('join must be an array');
     return join.map((entry: unknown): JoinSpec => {
       if (!Array.isArray(entry) || typeof entry[0] !== 'string') return fail('Invalid join');
-      const match = /^(\w+) AS (\w+)$/.exec(entry[0]);
-      if (!match) return fail(`Invalid join: ${entry[0]}`);
-      const [, entityName = '', alias = ''] = match;
+      const [entityName = '', named] = entry[0].split(' AS ');
+      if (!/^\w+$/.test(entityName)) return fail(`Invalid join: ${entry[0]}`);
+      // CiviCRM (Api4SelectQuery::addExplicitJoins) defaults the alias to the entity's name and
+      // refuses any alias outside this pattern, whatever the entity.
+      const alias = named || entityName.toLowerCase();
+      if (alias === 'a' || !JOIN_ALIAS.test(alias)) return fail(`Illegal join alias: "${alias}"`);
       const kind = entry[1] === undefined ? 'LEFT' : entry[1];
       if (kind !== 'LEFT' && kind !== 'INNER' && kind !== 'EXCLUDE')
         return fail(`Invalid join type: ${String(kind)}`);

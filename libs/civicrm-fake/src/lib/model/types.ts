@@ -31,7 +31,16 @@ export class CrmFatalError extends Api4Error {
 }
 
 export type CrmDataType =
-  'Int' | 'Float' | 'Money' | 'String' | 'Memo' | 'Boolean' | 'Date' | 'Timestamp' | 'File';
+  | 'Int'
+  | 'Float'
+  | 'Money'
+  | 'String'
+  | 'Memo'
+  | 'Boolean'
+  | 'Date'
+  | 'Timestamp'
+  | 'File'
+  | 'ContactReference';
 
 export type V3Row = Record<string, string>;
 

@@ -107,7 +107,14 @@ function isRealDate(stamp: string): boolean {
   return !Number.isNaN(parsed.getTime()) && formatTimestamp(parsed) === stamp;
 }
 
-const NUMERIC_TYPES: ReadonlySet<CrmDataType> = new Set(['Int', 'Float', 'Money', 'File', 'Boolean']);
+const NUMERIC_TYPES: ReadonlySet<CrmDataType> = new Set([
+  'Int',
+  'Float',
+  'Money',
+  'File',
+  'ContactReference',
+  'Boolean',
+]);
 
 function toNumber(value: unknown): number {
   if (typeof value === 'boolean') return value ? 1 : 0;

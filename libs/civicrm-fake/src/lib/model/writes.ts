@@ -353,6 +353,7 @@ export class RecordWriter {
     switch (field.type) {
       case 'Int':
       case 'File':
+      case 'ContactReference':
         if (typeof value === 'boolean') return value ? 1 : 0;
         if (/^-?\d+$/.test(text)) return Number(text);
         return invalid(/^-?\d*\.\d+$/.test(text) ? 'Integer' : 'Timestamp');
