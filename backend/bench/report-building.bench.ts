@@ -1,4 +1,5 @@
 import type { FieldConfig, FieldType, SectionConfig, StageRank } from '@checkin/contract';
+import { CIVICRM_CHECKSUM_SHAPE } from '../src/app/crm/crm-client';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,7 @@ function crmRows(fields: readonly FieldConfig[]): CrmRow[] {
 class RowsCrm implements CrmClient {
   readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   constructor(private readonly rows: CrmRow[]) {}
 
   async api4<T extends CrmRow = CrmRow>(entity: string, action: string): Promise<T[]> {

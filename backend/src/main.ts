@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type AppConfig, loadAppConfig } from './app/config/app-config';
 import { ConfigurationError } from './app/config/environment';
 import { createApp } from './app/bootstrap';
-import { DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from './app/crm/in-memory/demo-data';
+import { STUB_DEMO_CHECKSUM, DEMO_ORG_ID, DEMO_PERSON_ID } from './app/crm/in-memory/demo-data';
 import { DeploymentCheck, type DeploymentReport } from './app/health/deployment-check';
 import { listeningLine } from './app/release';
 
@@ -88,7 +88,7 @@ function productionFileProblems(config: AppConfig): string[] {
 }
 
 function demoLinks(config: AppConfig): string[] {
-  const owner = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
+  const owner = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${STUB_DEMO_CHECKSUM}`;
   const staffKey = config.staffReportKey === 'demo' ? 'demo' : '<STAFF_REPORT_KEY>';
   return [
     `  form:   ${config.publicBaseUrl}/?${owner}`,

@@ -67,7 +67,7 @@ describe('the deployment self-check names each broken set-up', () => {
     expect(deployment.body.details.deployment).toMatchObject({
       status: 'up',
       civicrmVersion: '6.14.alpha1',
-      extensionVersion: '1.1.0',
+      extensionVersion: '1.2.0',
       timeZone: { inUse: 'UTC', source: 'setting', crmReports: 'UTC', crmReportedAtStart: 'UTC' },
       customGroups: { activity: 'Check_in_data__organizing_', contact: 'Food_Co_op_Organizing' },
     });

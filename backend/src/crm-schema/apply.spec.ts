@@ -1,4 +1,5 @@
 import type { Api4Params, CrmClient, CrmRow } from '../app/crm/crm-client';
+import { CIVICRM_CHECKSUM_SHAPE } from '../app/crm/crm-client';
 import { applyChanges, resolveRefs } from './apply';
 import type { Change } from './plan';
 import { exitCodeOf } from './report';
@@ -21,6 +22,7 @@ describe('applying a plan', () => {
     const calls: string[] = [];
     const crm: CrmClient = {
       fileBaseUrl: null,
+      checksumShape: CIVICRM_CHECKSUM_SHAPE,
       api4: async <T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params) => {
         calls.push(`${entity}.${action} ${JSON.stringify(params)}`);
         if (entity === 'CustomField') throw new Error('HTTP 500');

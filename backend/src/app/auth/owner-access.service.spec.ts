@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config/app-config';
+import { CIVICRM_CHECKSUM_SHAPE } from '../crm/crm-client';
 import { loadAppConfig } from '../config/app-config';
 import { type Api4Params, type CrmClient, type CrmRow, batchOneByOne } from '../crm/crm-client';
 import { AppError } from '../errors/app-error';
@@ -18,6 +19,7 @@ type Planned = (params: Api4Params) => CrmRow[];
 class FakeCrm implements CrmClient {
   readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   readonly calls: string[] = [];
   private readonly plans = new Map<string, Planned>();
 

@@ -15,12 +15,6 @@ export interface OwnerAccess {
 
 const MAX_CACHED_GRANTS = 10_000;
 const POSITIVE_ID = /^[1-9]\d{0,9}$/;
-/**
- * The shape of every checksum CiviCRM issues (CRM_Contact_BAO_Contact_Utils::generateChecksum):
- * an md5 hex hash, the Unix time it was made and its lifetime in hours or `inf`, joined by `_`.
- * Anything else is a wrong checksum, refused before CiviCRM is asked (and counted as one).
- */
-const CHECKSUM_SHAPE = /^[0-9a-f]{32}_\d{1,20}_(?:\d{1,10}|inf)$/;
 
 /**
  * docs/decisions.md, "Personal links" to "Organization access". The CRM validates the checksum; the person's 'Primary Contact' organizations
@@ -59,7 +53,8 @@ export class OwnerAccessService {
     const cid = parseId(link.cid);
     // Exact: a checksum with spaces around it is not the checksum the CRM made.
     const checksum = typeof link.cs === 'string' ? link.cs : '';
-    if (cid === null || !CHECKSUM_SHAPE.test(checksum)) return this.refuseMalformed(clientAddress, counter);
+    if (cid === null || !this.contacts.hasChecksumShape(checksum))
+      return this.refuseMalformed(clientAddress, counter);
 
     const organizations = await this.organizationsFor(cid, checksum, clientAddress, counter);
 
@@ -94,7 +89,7 @@ export class OwnerAccessService {
       cid === null ||
       orgId === null ||
       namesAnother ||
-      !CHECKSUM_SHAPE.test(checksum) ||
+      !this.contacts.hasChecksumShape(checksum) ||
       this.grants.has(grantKey(cid, checksum))
     ) {
       return read(await this.authorize(link, clientAddress), Promise.resolve());
@@ -131,7 +126,7 @@ export class OwnerAccessService {
   async organizationsOf(link: Partial<OwnerLinkParams>, clientAddress: string): Promise<number[]> {
     const cid = parseId(link.cid);
     const checksum = typeof link.cs === 'string' ? link.cs : '';
-    if (cid === null || !CHECKSUM_SHAPE.test(checksum))
+    if (cid === null || !this.contacts.hasChecksumShape(checksum))
       return this.refuseMalformed(clientAddress, 'checksum');
     const organizations = await this.organizationsFor(cid, checksum, clientAddress, 'checksum');
     if (link.contactId !== undefined && link.contactId !== '' && parseId(link.contactId) !== cid) {

@@ -3,7 +3,14 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { CrmCallObserver } from './crm-call-observer';
 import type { CrmConnection } from '../config/app-config';
-import type { Api4Call, Api4CallResult, Api4Params, CrmClient, CrmRow } from './crm-client';
+import {
+  type Api4Call,
+  type Api4CallResult,
+  type Api4Params,
+  CIVICRM_CHECKSUM_SHAPE,
+  type CrmClient,
+  type CrmRow,
+} from './crm-client';
 import { currentRequestId } from '../logging/request-context';
 import { isPhpJsonReadable, unreadableCall } from './php-json';
 import { CrmCallBatcher } from './crm-call-batcher';
@@ -42,6 +49,7 @@ export class CiviCrmHttpClient implements CrmClient, OnApplicationShutdown {
   private readonly logger = new Logger('CiviCRM');
   private readonly urls: CiviCrmUrls;
   readonly fileBaseUrl: string;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   private readonly headers: Record<string, string>;
   private readonly pool: Agent;
   private readonly batcher = new CrmCallBatcher(

@@ -37,6 +37,11 @@ export interface OrganizationRecord {
 export class CrmContactsGateway {
   constructor(@Inject(CRM_CLIENT) private readonly crm: CrmClient) {}
 
+  /** Whether `checksum` has the shape of the checksums this CRM issues (no request). */
+  hasChecksumShape(checksum: string): boolean {
+    return this.crm.checksumShape.test(checksum);
+  }
+
   async validateChecksum(contactId: number, checksum: string): Promise<boolean> {
     const call = 'Contact.validateChecksum';
     const [result] = checkRows(

@@ -53,12 +53,23 @@ export type Api4CallResult<T extends CrmRow = CrmRow> = { rows: T[] } | { error:
 
 export type { NewCrmFile };
 
+/**
+ * CiviCRM's checksums (CRM_Contact_BAO_Contact_Utils::generateChecksum): an md5 hex hash, the Unix
+ * time it was made and its lifetime in hours or `inf`, joined by `_`.
+ */
+export const CIVICRM_CHECKSUM_SHAPE = /^[0-9a-f]{32}_\d{1,20}_(?:\d{1,10}|inf)$/;
+
 export interface CrmClient {
   /**
    * The address signed file URLs start with: CRM_BASE_URL for the live client, the model's own
    * (reserved `.invalid`) address in stub mode, null when the client has none.
    */
   readonly fileBaseUrl: string | null;
+  /**
+   * The shape of every checksum this CRM issues: a link whose checksum has another shape is a wrong
+   * one, refused (and counted) before the CRM is asked (docs/decisions.md, "Checksums").
+   */
+  readonly checksumShape: RegExp;
   /** One APIv4 call; `get*` actions travel as GET, every other action as POST. */
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]>;
   /**

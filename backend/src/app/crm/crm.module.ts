@@ -8,7 +8,7 @@ import { CrmFilesGateway } from './files.gateway';
 import { CRM_CLIENT, type CrmClient } from './crm-client';
 import { SiteMetadataCache } from './site-metadata.cache';
 import { CrmSiteService } from './crm-site.service';
-import { createDemoModel } from './in-memory/demo-data';
+import { createDemoModel, STUB_DEMO_CHECKSUM } from './in-memory/demo-data';
 import { InMemoryCrmClient } from './in-memory/in-memory-crm.client';
 import { wrapForSiteGroupNames } from './site-group-names';
 import { CrmSiteGateway } from './site.gateway';
@@ -26,7 +26,7 @@ import { CrmSiteGateway } from './site.gateway';
       useFactory: (config: AppConfig, metrics: MetricsService): CrmClient =>
         config.crm
           ? wrapForSiteGroupNames(new CiviCrmHttpClient(config.crm, metrics), config.crm.customGroups)
-          : new InMemoryCrmClient(createDemoModel()),
+          : new InMemoryCrmClient(createDemoModel({ stubChecksum: STUB_DEMO_CHECKSUM })),
     },
     SiteMetadataCache,
     CrmSiteService,

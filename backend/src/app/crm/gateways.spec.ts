@@ -23,6 +23,10 @@ class RecordingCrm implements CrmClient {
     return this.inner.fileBaseUrl;
   }
 
+  get checksumShape(): RegExp {
+    return this.inner.checksumShape;
+  }
+
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params?: Api4Params): Promise<T[]> {
     this.calls.push(`v4 ${entity}.${action} ${JSON.stringify(params ?? {})}`);
     const answer = this.answers.get(`${entity}.${action}`);

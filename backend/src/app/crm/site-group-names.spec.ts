@@ -1,4 +1,5 @@
 import type { Api4Call, Api4CallResult, Api4Params, CrmClient, CrmRow } from './crm-client';
+import { CIVICRM_CHECKSUM_SHAPE } from './crm-client';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from './crm-names';
 import { wrapForSiteGroupNames } from './site-group-names';
 
@@ -9,6 +10,7 @@ function siteAnswering(rows: CrmRow[]) {
   const sent: Api4Params[] = [];
   const inner: CrmClient = {
     fileBaseUrl: null,
+    checksumShape: CIVICRM_CHECKSUM_SHAPE,
     async api4<T extends CrmRow>(_entity: string, _action: string, params?: Api4Params) {
       if (params) sent.push(params);
       return rows.map((row) => ({ ...row })) as T[];

@@ -43,6 +43,10 @@ export class SiteGroupNamesClient implements CrmClient, OnApplicationShutdown {
     return this.inner.fileBaseUrl;
   }
 
+  get checksumShape(): RegExp {
+    return this.inner.checksumShape;
+  }
+
   /** Nest calls shutdown hooks on the provided instance: the wrapped client's pool must close. */
   async onApplicationShutdown(): Promise<void> {
     await (this.inner as Partial<OnApplicationShutdown>).onApplicationShutdown?.();

@@ -1,4 +1,5 @@
 import { type AppConfig, loadAppConfig } from '../config/app-config';
+import { CIVICRM_CHECKSUM_SHAPE } from './crm-client';
 import { type CrmClient, type CrmRow, batchOneByOne } from './crm-client';
 import { SiteMetadataCache } from './site-metadata.cache';
 import { CrmSiteGateway } from './site.gateway';
@@ -7,6 +8,7 @@ import { CrmSiteGateway } from './site.gateway';
 class SlowCrm implements CrmClient {
   readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   readonly calls: string[] = [];
   private readonly pending: Array<{ resolve: (rows: CrmRow[]) => void; reject: (error: Error) => void }> = [];
 
@@ -78,6 +80,7 @@ describe('SiteMetadataCache custom fields', () => {
 class AnsweringCrm implements CrmClient {
   readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   constructor(private readonly rows: Record<string, unknown[]>) {}
 
   async api4<T extends CrmRow = CrmRow>(entity: string, action: string): Promise<T[]> {

@@ -1,4 +1,5 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
+import { CIVICRM_CHECKSUM_SHAPE } from '../crm/crm-client';
 import type { AppConfig } from '../config/app-config';
 import { type Api4Params, type CrmClient, type CrmRow, batchOneByOne } from '../crm/crm-client';
 import { CrmError, type CrmFailure } from '../crm/crm-errors';
@@ -9,6 +10,7 @@ import { CrmHealthIndicator } from './crm.health';
 class FakeCrm implements CrmClient {
   readonly batch: CrmClient['batch'] = (calls) => batchOneByOne(this, calls);
   readonly fileBaseUrl = null;
+  readonly checksumShape = CIVICRM_CHECKSUM_SHAPE;
   readonly calls: Array<{ entity: string; action: string; params?: Api4Params }> = [];
   failure?: CrmFailure | Error;
 

@@ -3,7 +3,7 @@
  * the API user's permissions and checks the link keys. An extension that reports no version is
  * older than every release that does.
  */
-export const REQUIRED_EXTENSION_VERSION = '1.0.0';
+export const REQUIRED_EXTENSION_VERSION = '1.2.0';
 
 /** -1, 0 or 1 comparing dotted numeric versions; an unknown version counts as older. */
 export function compareVersions(a: string, b: string): number {

@@ -26,7 +26,13 @@ import { CiviCrmModel, type CiviCrmModelOptions } from '@checkin/civicrm-fake';
  * Everything is fictional. The ids are constants because start-up logs and tests print links.
  */
 
+/**
+ * The demo person's checksum in CiviCRM's shape, the one the emulator (npm run demo, the tests)
+ * accepts; stub mode also takes the short `STUB_DEMO_CHECKSUM` (docs/decisions.md, "Stub mode").
+ */
 export const DEMO_CHECKSUM = 'fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf';
+/** The checksum of stub mode's printed demo links. */
+export const STUB_DEMO_CHECKSUM = 'demo';
 
 export const STAFF_CONTACT_ID = 100;
 export const DEMO_ORG_ID = 101;
@@ -686,7 +692,7 @@ function seedActivities(ctx: SeedContext): void {
 }
 
 /** Everything: the deployment's configuration plus the demo contacts, files and history. */
-export function seedDemoData(model: CiviCrmModel): void {
+export function seedDemoData(model: CiviCrmModel, stubChecksum?: string): void {
   seedSchema(model);
   const primaryContactTypeId = model.api4('RelationshipType', 'get', {
     where: [['name_a_b', '=', FORM_CONTACT_RELATIONSHIP]],
@@ -696,16 +702,25 @@ export function seedDemoData(model: CiviCrmModel): void {
   seedPeople(ctx);
   seedRelationships(ctx);
   seedActivities(ctx);
-  // Stub mode (docs/decisions.md, "Stub mode"): the demo person and organization accept `demo`.
-  model.setFixedChecksum(DEMO_PERSON_ID, DEMO_CHECKSUM);
-  model.setFixedChecksum(DEMO_ORG_ID, DEMO_CHECKSUM);
+  // Fixed checksums, in CiviCRM's shape, so tests and printed links can name them; stub mode's
+  // short `demo` on top (docs/decisions.md, "Stub mode").
+  for (const checksum of [DEMO_CHECKSUM, ...(stubChecksum ? [stubChecksum] : [])]) {
+    model.setFixedChecksum(DEMO_PERSON_ID, checksum);
+    model.setFixedChecksum(DEMO_ORG_ID, checksum);
+  }
   model.setFixedChecksum(OTHER_PERSON_ID, OTHER_PERSON_CHECKSUM);
   model.setFixedChecksum(MULTI_ORG_PERSON_ID, MULTI_ORG_PERSON_CHECKSUM);
   model.setFixedChecksum(INACTIVE_PERSON_ID, INACTIVE_PERSON_CHECKSUM);
   model.setFixedChecksum(REVERSED_PERSON_ID, REVERSED_PERSON_CHECKSUM);
 }
 
-/** A model holding the demo data; `reset()` returns to it. */
-export function createDemoModel(options: Omit<CiviCrmModelOptions, 'seed'> = {}): CiviCrmModel {
-  return new CiviCrmModel({ ...options, seed: seedDemoData });
+/**
+ * A model holding the demo data; `reset()` returns to it. `stubChecksum`: a checksum the demo
+ * person and organization accept besides DEMO_CHECKSUM (stub mode passes STUB_DEMO_CHECKSUM).
+ */
+export function createDemoModel(
+  options: Omit<CiviCrmModelOptions, 'seed'> & { stubChecksum?: string } = {},
+): CiviCrmModel {
+  const { stubChecksum, ...modelOptions } = options;
+  return new CiviCrmModel({ ...modelOptions, seed: (model) => seedDemoData(model, stubChecksum) });
 }

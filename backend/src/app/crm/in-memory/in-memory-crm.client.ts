@@ -33,6 +33,12 @@ export class InMemoryCrmClient implements CrmClient {
     return this.model.baseUrl;
   }
 
+  /**
+   * Stub mode's demo takes the short checksum `demo` (docs/decisions.md, "Stub mode"): any
+   * checksum without white space or control characters, up to 200 characters, is asked of the model.
+   */
+  readonly checksumShape = /^[^\s\p{Cc}]{1,200}$/u;
+
   api4<T extends CrmRow = CrmRow>(entity: string, action: string, params: Api4Params = {}): Promise<T[]> {
     return this.call<T>(entity, action, params, {});
   }

@@ -58,7 +58,7 @@ export const CIVICRM_RELEASES: Readonly<Record<CiviCrmVersion, string>> = {
 };
 
 /** The version the imitated CiviCRM extension reports (CheckinMiddleware.info). */
-export const CHECKIN_EXTENSION_VERSION = '1.1.0';
+export const CHECKIN_EXTENSION_VERSION = '1.2.0';
 
 /** The permissions `CheckinMiddleware.info` reports for the calling user (civicrm-extension/, Info.php). */
 export const CHECKIN_INFO_PERMISSIONS: readonly string[] = [
