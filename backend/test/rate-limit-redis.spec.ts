@@ -11,6 +11,11 @@ import { freePort } from './reliability/support/built-service';
 import { haveRedis, REDIS_SERVER, type RedisServer, startRedis } from './support/redis-server';
 import { ownerQuery, startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
 
+/** A wrong checksum of the shape CiviCRM issues, so the guess reaches the CRM's check. */
+function civicrmShapedGuess(attempt: number): string {
+  return `${attempt.toString(16).padStart(32, '0')}_1767225600_inf`;
+}
+
 const demoOwnerLink = {
   contactId: DEMO_PERSON_ID,
   orgId: DEMO_ORG_ID,
@@ -90,7 +95,7 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     first = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '4' });
     second = await startInstance({ RATE_LIMIT_CHECKSUM_FAILURES: '4' });
     const guess = (attempt: number) =>
-      `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: `guess-${attempt}` })}`;
+      `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: civicrmShapedGuess(attempt) })}`;
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 4; attempt++) {
       statuses.push((await (attempt % 2 === 0 ? first : second).get(guess(attempt))).status);
@@ -113,7 +118,7 @@ redisSuite('rate limits shared through Redis by two instances (THROTTLE_REDIS_UR
     const statuses = await Promise.all(
       Array.from({ length: 100 }, async (_, attempt) => {
         const instance = attempt % 2 === 0 ? first : second;
-        const path = `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: `guess-${attempt}` })}`;
+        const path = `/api/report?${ownerQuery({ cid: DEMO_PERSON_ID, cs: civicrmShapedGuess(attempt) })}`;
         return (await instance.get(path)).status;
       }),
     );

@@ -95,7 +95,7 @@ describe('drift is named at once', () => {
       },
       LINK_KEYS,
       { code: 'EXTENSION_OUTDATED', severity: 'drift' },
-      /The check-in extension is of a version that does not report itself; this service expects 1\.0\.0 or later/,
+      /The check-in extension is of a version that does not report itself; this service expects 1\.2\.0 or later/,
     ],
     [
       'an extension older than the service needs',
@@ -106,7 +106,7 @@ describe('drift is named at once', () => {
       },
       LINK_KEYS,
       { code: 'EXTENSION_OUTDATED', severity: 'drift' },
-      /The check-in extension is version 0\.9\.2; this service expects 1\.0\.0 or later/,
+      /The check-in extension is version 0\.9\.2; this service expects 1\.2\.0 or later/,
     ],
   ])(
     '%s: logged once, GET /api/health 503 naming the setting and the fix, owners still served',

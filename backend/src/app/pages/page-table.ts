@@ -50,11 +50,18 @@ export function readsData(pathname: string, search: string): boolean {
  * The status a page answers, as its data route would (docs/decisions.md, "Page statuses"): the
  * data's own status (401 bad link, 403 another person's co-op, 502/503/504 the CRM's trouble);
  * an owner page without its link 401, as its data route answers a request without one; an
- * address that is no page 404.
+ * address that is no page 404. A link that names none of a person's several co-ops answers 200:
+ * the page is the list of their co-ops to choose from, not an error.
  */
 export function pageStatus(pathname: string, pageData: PageDataAnswer | null): number {
   const kind = pageKind(pathname);
   if (kind === 'not-found') return 404;
-  if (pageData !== null) return pageData.status;
+  if (pageData !== null) return offersChoices(pageData) ? 200 : pageData.status;
   return kind === 'owner' ? 401 : 200;
+}
+
+/** The data said "which co-op?" and the page holds the person's co-ops to choose from. */
+function offersChoices(pageData: PageDataAnswer): boolean {
+  const code = (pageData.body as { code?: unknown } | null)?.code;
+  return code === 'ORG_REQUIRED' && (pageData.also ?? []).some((answer) => answer.status === 200);
 }

@@ -653,7 +653,7 @@ describe('CiviCrmEmulator', () => {
   });
 
   describe('recording', () => {
-    it('records version, method, path, entity, action, parsed params, lowercased headers, status and time', async () => {
+    it('records version, method, path, entity, action, parsed params, lowercased headers, status, answer size and time', async () => {
       const before = Date.now();
       await api4('Contact', 'get', samplePerson);
       expect(emulator.calls).toEqual([
@@ -669,6 +669,7 @@ describe('CiviCrmEmulator', () => {
             'x-requested-with': 'XMLHttpRequest',
           }),
           status: 200,
+          answerBytes: expect.any(Number),
           at: expect.any(Number),
         },
       ]);
