@@ -243,7 +243,9 @@ describe('GET /api/report', () => {
 
   describe('refusals', () => {
     it('answers 401 for a wrong checksum, nothing of the organization, and asks the CRM nothing after the check', async () => {
-      const response = await service.get(reportPath({ ...DEMO_LINK, cs: '0123456789abcdef0123456789abcdef_1767225600_inf' }));
+      const response = await service.get(
+        reportPath({ ...DEMO_LINK, cs: '0123456789abcdef0123456789abcdef_1767225600_inf' }),
+      );
 
       expect(response.status).toBe(401);
       expect((await response.json()) as ErrorBody).toEqual({

@@ -335,7 +335,10 @@ async function upgradeRun(guides) {
   const started = Date.now();
   const upgrade = await run(
     process.execPath,
-    [join(root, 'tools', 'civicrm', 'upgrade-run.mjs'), `--nx-cache=${guides.sharedBuildEnvironment().NX_CACHE_DIRECTORY}`],
+    [
+      join(root, 'tools', 'civicrm', 'upgrade-run.mjs'),
+      `--nx-cache=${guides.sharedBuildEnvironment().NX_CACHE_DIRECTORY}`,
+    ],
     {},
     { timeoutMs: 1_800_000 },
   );

@@ -131,7 +131,10 @@ describe('PreloadedData', () => {
       storedKey: string | null,
       fetchFn: typeof fetch,
     ): EarlyRequestHolder {
-      const source = readFileSync(join(__dirname, '..', '..', 'page-start', 'early-staff-request.js'), 'utf8');
+      const source = readFileSync(
+        join(__dirname, '..', '..', 'page-start', 'early-staff-request.js'),
+        'utf8',
+      );
       const window = {
         location: { pathname: '/staff', search },
         sessionStorage: { getItem: (item: string) => (item === STAFF_KEY_STORAGE_ITEM ? storedKey : null) },

@@ -76,8 +76,8 @@ class TokensTest extends TestCase implements EndToEndInterface, TransactionalInt
       $form
     );
     $this->assertSame(str_replace('.org/?', '.org/report?', $form), $report);
-    // A person who is nobody's primary contact gets links without a co-op: the form offers none.
-    $this->assertMatchesRegularExpression("#^https://checkin\\.example\\.org/\\?contactId=$other&cid=$other&cs=#", $forOther);
+    // A person who is nobody's primary contact gets no link (docs/organizer-guide.md).
+    $this->assertSame("\n", $forOther);
   }
 
   public function testMergesNothingWithoutTheServicesAddress(): void {
