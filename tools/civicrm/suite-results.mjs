@@ -48,7 +48,8 @@ export function createTally() {
     },
     /** A script that prints its own `N passed, N failed` (civicrm-extension/tests/run.sh). */
     script(label, { ok, stdout }) {
-      const count = /(\d+) passed, (\d+) failed/.exec(stdout);
+      // The last totals line: a script may print partial counts before it (the upgrade run's phases).
+      const count = [...stdout.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
       if (!count) return ok ? undefined : tally.fail(label);
       totals.passed += Number(count[1]);
       totals.failed += Number(count[2]);
