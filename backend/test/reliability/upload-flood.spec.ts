@@ -10,6 +10,9 @@ import {
   UNLIMITED_RATE_ENV,
 } from './support/route-requests';
 
+/** Wrong, but of CiviCRM's shape: each upload's checksum is asked of the CRM, as a guessed one would be. */
+const WRONG_CIVICRM_CHECKSUM = `${'0'.repeat(32)}_1767225600_inf`;
+
 /**
  * Issue 14.1's attack on the built service: bursts of concurrent 5 MiB uploads that carry a
  * wrong checksum. Rate limits are lifted, so what is measured is the upload route itself (the
@@ -79,7 +82,7 @@ describe('a flood of bad-checksum uploads', () => {
 
   it(`holds the service's memory through ${CONCURRENT_UPLOADS} concurrent 5 MiB uploads with a wrong checksum`, async () => {
     const { body, contentType } = multipartBody(
-      { cid: String(DEMO_LINK.cid), cs: 'not-the-checksum', fieldRef: 'Certificate_of_Incorporation' },
+      { cid: String(DEMO_LINK.cid), cs: WRONG_CIVICRM_CHECKSUM, fieldRef: 'Certificate_of_Incorporation' },
       { name: 'file', filename: 'flood.pdf', contentType: 'application/pdf', bytes: samplePdf(FILE_BYTES) },
     );
     expect((await send(built.service.url, routeRequest('upload'))).status).toBe(201);
