@@ -217,6 +217,11 @@ async function runTargetOnSite(target, label, port, clock, guides, out) {
     };
     await routesOverHttp(target, label, suiteEnv, guide, out);
     clock.lap('jest');
+    // Only jest's guide-service spec uses the guide's service. Its periodic self-check must not
+    // reach the site while the extension checks uninstall the extension: CiviCRM rebuilds its
+    // menu table then (truncate, insert), and a request arriving meanwhile finds its path missing
+    // and inserts the menu too, so the uninstall fails on a duplicate row.
+    await stopGuideService(label, guide, guides, out);
     await extensionChecks(target, label, url, siteDir, out);
     clock.lap('extension checks');
     await extensionUnitTests(label, url, siteDir, out);
@@ -234,6 +239,7 @@ async function runTargetOnSite(target, label, port, clock, guides, out) {
       clock.lap('Chromium journey');
     }
   } finally {
+    // A no-op once stopped above; here for a target that failed before.
     await stopGuideService(label, guide, guides, out);
     if (!keep) civicrmSh('stop', civicrmEnv);
     clock.lap('stopping');
