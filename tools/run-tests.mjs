@@ -5,18 +5,19 @@
  * run shows everything that is wrong.
  *
  *   lint + type check (`npm run lint`, every project) → formatting → build (front end, back end)
- *   → back-end jest (unit and integration) → back-end reliability suites (against the fresh
- *   build) → the fake CiviCRM's jest (model, emulator) → front-end jest (under several time zones) → Playwright (Chromium: links page and
- *   check-in pages)
+ *   → the fake CiviCRM's jest (model, emulator) → front-end jest (under several time zones)
+ *   → Playwright (Chromium: links page and check-in pages) → back-end jest (unit and
+ *   integration) → back-end reliability suites (against the fresh build)
  *
  * The totals count tests only: a check (lint, type check, formatting, build) adds nothing when it
  * passes and one failure when it fails; the summary shows it as ok or FAIL.
  *
- * Two things overlap, on a 2-core machine, to keep a CI run under 25 minutes: formatting runs
- * beside lint and type check, and the real-CiviCRM suite (tools/civicrm/real-suite.mjs, mostly
- * waiting on PHP and MariaDB) runs in the background once the back end's suites are done (they
- * time CRM calls out on purpose), beside the front end's jest and Chromium; its output is printed
- * whole when it ends. The front end's reruns under other
+ * Two things overlap, on a 2-core machine: formatting runs beside lint and type check, and the
+ * real-CiviCRM suite (tools/civicrm/real-suite.mjs, CiviCRM's PHP and MariaDB) runs in the
+ * background from the end of the build, beside every later step; its output is printed whole when
+ * it ends. Its heaviest part (installing the sites, the production build) meets the front end's
+ * jest, which times nothing out, and Chromium (one retry on CI); the back end's suites, which time
+ * CRM calls out on purpose, come last, beside the suite's test phases only. The front end's reruns under other
  * time zones take the specs that depend on the clock or the zone (below), not all of them.
  * The summary lists each step with the time it started (from the start of the run) and how long it
  * took, then the wall time and the machine's load; the totals line stays last.
@@ -289,26 +290,11 @@ let realSuite;
 // The failed build is already counted; an older dist/ must not stand in for it.
 const buildFailed = wants('build') && !skipBuild && !built;
 if (wants('civicrm') && buildFailed) stepLines.push('FAIL real CiviCRM: not run, the build failed');
-if (wants('backend')) {
-  jestSuite('back end (unit and integration)', 'backend/jest.config.cjs', 'backend', backendJestEnv);
-}
-if (wants('reliability') || wants('backend')) {
-  if (built || skipBuild) {
-    jestSuite(
-      'back end reliability (the built service)',
-      'backend/jest.reliability.config.cjs',
-      'backend-reliability',
-      backendJestEnv,
-    );
-  } else {
-    // The failed build is already counted; an older dist/ must not stand in for it.
-    stepLines.push('FAIL back end reliability: not run, the build failed');
-  }
-}
-// The real-CiviCRM suite starts once the back end's suites are done: those time CRM calls out on
-// purpose and boot many services, and a production build and CiviCRM installs beside them on two
-// cores made them miss their timeouts (a CI run on a loaded machine). The front end's jest and
-// Chromium (one retry on CI) share the machine with it.
+// The real-CiviCRM suite starts as soon as the build is done: its sites' installs and the
+// production build (the heaviest part of it) then share the machine with the front end's jest,
+// which times nothing out, and Chromium. The back end's suites, which time CRM calls out on
+// purpose and boot many services, come last, beside the suite's test phases only (installs and a
+// production build beside them made them miss their timeouts on a loaded machine).
 if (wants('civicrm') && !buildFailed && !serial) realSuite = startRealCiviCrmSuite(realSuiteLabel);
 if (wants('civicrm-fake')) {
   jestSuite('fake CiviCRM (model and emulator)', 'libs/civicrm-fake/jest.config.cjs', 'civicrm-fake', {
@@ -331,6 +317,22 @@ if (wants('frontend')) {
 }
 if (wants('e2e')) {
   playwrightSuite('end to end (Chromium)');
+}
+if (wants('backend')) {
+  jestSuite('back end (unit and integration)', 'backend/jest.config.cjs', 'backend', backendJestEnv);
+}
+if (wants('reliability') || wants('backend')) {
+  if (built || skipBuild) {
+    jestSuite(
+      'back end reliability (the built service)',
+      'backend/jest.reliability.config.cjs',
+      'backend-reliability',
+      backendJestEnv,
+    );
+  } else {
+    // The failed build is already counted; an older dist/ must not stand in for it.
+    stepLines.push('FAIL back end reliability: not run, the build failed');
+  }
 }
 if (wants('civicrm') && !buildFailed && serial) {
   realSuite = startRealCiviCrmSuite(realSuiteLabel);
