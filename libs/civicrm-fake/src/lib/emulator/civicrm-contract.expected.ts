@@ -10,7 +10,7 @@ import type { ContractZone } from './contract-site';
 export const DATES = {
   UTC: ['20260101080000', '20260101100000', '19700101000000'],
   'America/Chicago': ['20260101020000', '20260101100000', '19691231180000'],
-} as const;
+} as const satisfies Record<ContractZone, readonly string[]>;
 
 const BASE_EXPECTED = {
   'option weights after moving C to 3': ['A1', 'B2', 'C3'],

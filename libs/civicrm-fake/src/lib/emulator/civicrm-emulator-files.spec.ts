@@ -1,12 +1,6 @@
 import { CiviCrmEmulator, DEFAULT_EMULATOR_LOGIN } from '../../emulator';
 import { ORG_ID, createSampleModel } from '../spec-support/sample-site';
-import {
-  ANONYMOUS,
-  API_KEY,
-  envelope,
-  samplePerson,
-  sampleEmulatorPerFile,
-} from '../spec-support/emulator-specs';
+import { ANONYMOUS, API_KEY, samplePerson, sampleEmulatorPerFile } from '../spec-support/emulator-specs';
 
 describe('the HTTP emulator: APIv3 and files', () => {
   const site = sampleEmulatorPerFile();

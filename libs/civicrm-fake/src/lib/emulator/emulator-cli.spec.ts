@@ -1,4 +1,4 @@
-import { DEFAULT_EMULATOR_API_KEY, DEFAULT_EMULATOR_LOGIN, parseEmulatorArgs } from '../../emulator';
+import { DEFAULT_EMULATOR_API_KEY, parseEmulatorArgs } from '../../emulator';
 
 describe('emulator command line', () => {
   it('defaults to port 8089 and the default key', () => {
