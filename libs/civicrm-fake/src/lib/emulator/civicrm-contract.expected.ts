@@ -106,20 +106,22 @@ const loginAnswer = (url: string) => ({
   countFetched: 1,
 });
 
+/** The keys File.create answers on both releases. */
+const FILE_CREATE_KEYS = [
+  'check_permissions',
+  'content',
+  'created_id',
+  'custom',
+  'file_name',
+  'id',
+  'mime_type',
+];
+
 export const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
   '6.14': {
     ...BASE_EXPECTED,
-    'File.create answer keys': [
-      'check_permissions',
-      'content',
-      'created_id',
-      'custom',
-      'file_name',
-      'id',
-      'mime_type',
-      'upload_date',
-      'uri',
-    ],
+    // 6.14 names the file on disk and stamps the upload; 5.81's File.create does neither.
+    'File.create answer keys': [...FILE_CREATE_KEYS, 'upload_date', 'uri'],
     'File.get file_name': 'market_study_1.pdf',
     'File.get uri shape': 'market_study_1_HEX.pdf',
     'File.get url shape': '/civicrm/file?reset=1&id=N&fcs=SIG',
@@ -143,15 +145,7 @@ export const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
   },
   '5.81': {
     ...BASE_EXPECTED,
-    'File.create answer keys': [
-      'check_permissions',
-      'content',
-      'created_id',
-      'custom',
-      'file_name',
-      'id',
-      'mime_type',
-    ],
+    'File.create answer keys': FILE_CREATE_KEYS,
     'File.get file_name': null,
     'File.get uri shape': null,
     'File.get url shape': null,
