@@ -241,12 +241,7 @@ function planGroupFix(
     );
     return;
   }
-  const values: Record<string, unknown> = {};
-  const details: string[] = [];
-  if (row['is_active'] === false) {
-    values['is_active'] = true;
-    details.push('is_active: false → true');
-  }
+  const { values, details } = enabledIfDisabled(row);
   if (activityTypeValue !== null) {
     const limitedTo = Array.isArray(row['extends_entity_column_value'])
       ? row['extends_entity_column_value'].map(String)
@@ -374,12 +369,7 @@ function planRelationshipType(desired: DesiredSchema, snapshot: CrmSnapshot, pla
     });
     return;
   }
-  const values: Record<string, unknown> = {};
-  const details: string[] = [];
-  if (found['is_active'] === false) {
-    values['is_active'] = true;
-    details.push('is_active: false → true');
-  }
+  const { values, details } = enabledIfDisabled(found);
   // Either direction works (the service reads which side holds the person from the type), so
   // only a type that does not tie a person to an organization at all is changed.
   if (!tiesPersonToOrganization([found['contact_type_a'], found['contact_type_b']])) {
@@ -398,6 +388,13 @@ function planRelationshipType(desired: DesiredSchema, snapshot: CrmSnapshot, pla
     values,
     details,
   );
+}
+
+/** The first of a row's fixes, which every kind of row shares: enabling it when it is disabled. */
+function enabledIfDisabled(row: CrmRow): { values: Record<string, unknown>; details: string[] } {
+  return row['is_active'] === false
+    ? { values: { is_active: true }, details: ['is_active: false → true'] }
+    : { values: {}, details: [] };
 }
 
 /** An update of one row the installer found wrong, when anything about it is: `details` say what. */
