@@ -117,6 +117,14 @@ const FILE_CREATE_KEYS = [
   'mime_type',
 ];
 
+/** What Activity.get with joins answers alike on both releases. */
+const JOINED_ON_BOTH = {
+  source_contact_id: true,
+  'src.display_name': 'Probe SUFFIX',
+  'G.Amount': 12.35,
+  'G.Ratio': 3.1415926535898,
+};
+
 export const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
   '6.14': {
     ...BASE_EXPECTED,
@@ -131,12 +139,9 @@ export const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
     'implicit url shape': '/civicrm/file?reset=1&id=N&fcs=SIG',
     'v3 one id url shape': 'BASE/civicrm/file?reset=1&id=N&fcs=JWT',
     'Activity.get with joins': {
-      source_contact_id: true,
+      ...JOINED_ON_BOTH,
       'G.Doc.file_name': 'market_study_1.pdf',
       'f.file_name': 'market_study_1.pdf',
-      'src.display_name': 'Probe SUFFIX',
-      'G.Amount': 12.35,
-      'G.Ratio': 3.1415926535898,
     },
     'v3 IN': [500, 'text/html', true, false],
     'v3 unattached': [1, 'Failed to lookup entity table for custom field.'],
@@ -153,13 +158,8 @@ export const EXPECTED: Record<CiviCrmVersion, Record<string, unknown>> = {
     'Int type error': [500, 'One of parameters  (value: abc) is not of the type Timestamp', null],
     'old file after replacing': 1,
     'v3 one id url shape': 'BASE/civicrm/file?reset=1&id=N&eid=E&fcs=HASH',
-    'Activity.get with joins': {
-      source_contact_id: true,
-      'f.file_name': '',
-      'src.display_name': 'Probe SUFFIX',
-      'G.Amount': 12.35,
-      'G.Ratio': 3.1415926535898,
-    },
+    // 5.81 stores no file name, so the explicit join reads an empty one and the implicit none.
+    'Activity.get with joins': { ...JOINED_ON_BOTH, 'f.file_name': '' },
     'v3 IN': [500, 'text/html', false, true],
     'v3 unattached': [1, 'Failed to match record to related entity'],
     login: loginAnswer('/civicrm'),
