@@ -1,7 +1,7 @@
 import type { OptionItem } from '@checkin/contract';
 import type { CrmRow } from '../app/crm/crm-client';
 import type { DesiredField } from './desired-schema';
-import { type Id, type Plan, ref, show } from './plan';
+import { type Id, type Plan, planFix, ref, show } from './plan';
 import type { CrmSnapshot } from './snapshot';
 
 /**
@@ -24,13 +24,8 @@ export function planOptionGroup(
   if (existing) {
     groupId = Number(existing['id']);
     if (existing['is_active'] === false) {
-      plan.changes.push({
-        action: 'update',
-        entity: 'OptionGroup',
-        summary: `Enable the option group '${show(existing['name'])}' of '${label}'`,
-        details: ['is_active: false → true'],
-        params: { where: [['id', '=', existing['id']]], values: { is_active: true } },
-      });
+      const summary = `Enable the option group '${show(existing['name'])}' of '${label}'`;
+      planFix(plan, 'OptionGroup', existing['id'], summary, { is_active: true }, ['is_active: false → true']);
     }
   } else if (usedGroupId !== null) {
     plan.problems.push(`The custom field '${label}' uses option group ${usedGroupId}, which cannot be read.`);

@@ -113,13 +113,8 @@ function planSafeFileExtensions(desired: DesiredSchema, snapshot: CrmSnapshot, p
         },
       });
     } else if (found['is_active'] === false) {
-      plan.changes.push({
-        action: 'update',
-        entity: 'OptionValue',
-        summary: `Enable the safe file extension '${extension}' (id ${show(found['id'])})`,
-        details: ['is_active: false → true'],
-        params: { where: [['id', '=', found['id']]], values: { is_active: true } },
-      });
+      const summary = `Enable the safe file extension '${extension}' (id ${show(found['id'])})`;
+      planFix(plan, 'OptionValue', found['id'], summary, { is_active: true }, ['is_active: false → true']);
     }
   }
 }
@@ -160,15 +155,14 @@ function planActivityType(desired: DesiredSchema, snapshot: CrmSnapshot, plan: P
     values['is_active'] = true;
     details.push('is_active: false → true');
   }
-  if (details.length > 0) {
-    plan.changes.push({
-      action: 'update',
-      entity: 'OptionValue',
-      summary: `Fix the activity type '${wanted.name}' (id ${show(found['id'])})`,
-      details,
-      params: { where: [['id', '=', found['id']]], values },
-    });
-  }
+  planFix(
+    plan,
+    'OptionValue',
+    found['id'],
+    `Fix the activity type '${wanted.name}' (id ${show(found['id'])})`,
+    values,
+    details,
+  );
   return String(found['value']);
 }
 
@@ -247,12 +241,7 @@ function planGroupFix(
     );
     return;
   }
-  const values: Record<string, unknown> = {};
-  const details: string[] = [];
-  if (row['is_active'] === false) {
-    values['is_active'] = true;
-    details.push('is_active: false → true');
-  }
+  const { values, details } = enabledIfDisabled(row);
   if (activityTypeValue !== null) {
     const limitedTo = Array.isArray(row['extends_entity_column_value'])
       ? row['extends_entity_column_value'].map(String)
@@ -267,15 +256,14 @@ function planGroupFix(
       details.push('extends_entity_column_value: add the check-in activity type');
     }
   }
-  if (details.length > 0) {
-    plan.changes.push({
-      action: 'update',
-      entity: 'CustomGroup',
-      summary: `Fix the custom group '${name}' (id ${show(row['id'])})`,
-      details,
-      params: { where: [['id', '=', row['id']]], values },
-    });
-  }
+  planFix(
+    plan,
+    'CustomGroup',
+    row['id'],
+    `Fix the custom group '${name}' (id ${show(row['id'])})`,
+    values,
+    details,
+  );
 }
 
 function planField(
@@ -343,15 +331,14 @@ function planField(
     details.push('option_group_id: none → the option group above');
   }
   if (found['is_active'] === false) expect('is_active', false, true);
-  if (details.length > 0) {
-    plan.changes.push({
-      action: 'update',
-      entity: 'CustomField',
-      summary: `Fix the custom field '${label}' (id ${show(found['id'])})`,
-      details,
-      params: { where: [['id', '=', found['id']]], values },
-    });
-  }
+  planFix(
+    plan,
+    'CustomField',
+    found['id'],
+    `Fix the custom field '${label}' (id ${show(found['id'])})`,
+    values,
+    details,
+  );
 }
 
 function fieldValues(field: DesiredField, groupId: Id, optionGroupId: Id | null): Record<string, unknown> {
@@ -382,12 +369,7 @@ function planRelationshipType(desired: DesiredSchema, snapshot: CrmSnapshot, pla
     });
     return;
   }
-  const values: Record<string, unknown> = {};
-  const details: string[] = [];
-  if (found['is_active'] === false) {
-    values['is_active'] = true;
-    details.push('is_active: false → true');
-  }
+  const { values, details } = enabledIfDisabled(found);
   // Either direction works (the service reads which side holds the person from the type), so
   // only a type that does not tie a person to an organization at all is changed.
   if (!tiesPersonToOrganization([found['contact_type_a'], found['contact_type_b']])) {
@@ -398,15 +380,40 @@ function planRelationshipType(desired: DesiredSchema, snapshot: CrmSnapshot, pla
         `becomes ${wanted.contact_type_a} → ${wanted.contact_type_b}`,
     );
   }
-  if (details.length > 0) {
-    plan.changes.push({
-      action: 'update',
-      entity: 'RelationshipType',
-      summary: `Fix the relationship type '${wanted.name_a_b}' (id ${show(found['id'])})`,
-      details,
-      params: { where: [['id', '=', found['id']]], values },
-    });
-  }
+  planFix(
+    plan,
+    'RelationshipType',
+    found['id'],
+    `Fix the relationship type '${wanted.name_a_b}' (id ${show(found['id'])})`,
+    values,
+    details,
+  );
+}
+
+/** The first of a row's fixes, which every kind of row shares: enabling it when it is disabled. */
+function enabledIfDisabled(row: CrmRow): { values: Record<string, unknown>; details: string[] } {
+  return row['is_active'] === false
+    ? { values: { is_active: true }, details: ['is_active: false → true'] }
+    : { values: {}, details: [] };
+}
+
+/** An update of one row the installer found wrong, when anything about it is: `details` say what. */
+export function planFix(
+  plan: Plan,
+  entity: string,
+  id: unknown,
+  summary: string,
+  values: Record<string, unknown>,
+  details: string[],
+): void {
+  if (details.length === 0) return;
+  plan.changes.push({
+    action: 'update',
+    entity,
+    summary,
+    details,
+    params: { where: [['id', '=', id]], values },
+  });
 }
 
 export function show(value: unknown): string {

@@ -1,50 +1,31 @@
-import { randomBytes } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import {
-  ALL_PERMISSIONS,
-  ANONYMOUS_USER,
-  Api4Error,
-  CiviCrmModel,
-  CrmFatalError,
-  WRITE_ACTIONS,
-  type ApiUser,
-} from '../../index';
-import { isPlainObject, safeEqual } from '../model/values';
+import { Api4Error, CiviCrmModel, CrmFatalError, WRITE_ACTIONS, type ApiUser } from '../../index';
+import { recordedCalls, takeFault } from './call-recording';
+import { EmulatorAuth } from './emulator-auth';
 import {
   CONTENT_ENCODING_HEADER,
   type CiviCrmEmulatorOptions,
   DEFAULT_EMULATOR_API_KEY,
-  DEFAULT_EMULATOR_LOGIN,
   DEFAULT_SLOW_MS,
   type EmulatorFault,
-  type EmulatorLogin,
   type Form,
-  type Identity,
   type PendingSleep,
   type RecordedCall,
   type Reply,
   type Route,
-  SESSION_COOKIE,
 } from './emulator-types';
 import {
   CSRF_MESSAGE,
   LOGIN_PAGE,
   POST_ONLY,
+  api4Envelope,
   api4Error,
   applyIndex,
-  cookie,
   download,
   errorBody,
   errorPage,
   faultReply,
-  flattenHeaders,
   header,
   html,
   isReadAction,
@@ -55,7 +36,6 @@ import {
   parseForm,
   parseParams,
   phpDecodes,
-  safeParams,
   text,
   v3Json,
   v3Params,
@@ -75,10 +55,9 @@ export class CiviCrmEmulator {
   readonly calls: RecordedCall[] = [];
   readonly baseUrl: string;
   readonly port: number;
-  private faults: EmulatorFault[] = [];
+  private readonly faults: EmulatorFault[] = [];
   private latencyMs: number;
-  /** Logged-in sessions: cookie value → user. */
-  private readonly sessions = new Map<string, ApiUser>();
+  private readonly auth: EmulatorAuth;
   private readonly sleeps = new Set<PendingSleep>();
   private stopped = false;
 
@@ -93,6 +72,7 @@ export class CiviCrmEmulator {
     this.port = address.port;
     this.baseUrl = `http://${host}:${address.port}`;
     this.latencyMs = options.latencyMs ?? 0;
+    this.auth = new EmulatorAuth(model, options);
     // Signed file URLs from Attachment.get and File joins point back at this emulator.
     model.baseUrl = this.baseUrl;
   }
@@ -162,13 +142,13 @@ export class CiviCrmEmulator {
   }
 
   clearFaults(): void {
-    this.faults = [];
+    this.faults.length = 0;
   }
 
   /** Back to the seeded data, no calls, no faults, no sessions, the latency it started with. */
   reset(): void {
     this.model.reset();
-    this.sessions.clear();
+    this.auth.clearSessions();
     this.clearCalls();
     this.clearFaults();
     this.latencyMs = this.options.latencyMs ?? 0;
@@ -187,9 +167,12 @@ export class CiviCrmEmulator {
     const body = await readBody(request);
     if (body === undefined) return this.send(response, text(413, 'Payload Too Large'));
     const form = await parseForm(request.headers, body, url.searchParams);
-    const records = this.record(route, request, url, form);
+    const records = recordedCalls(route, request, url, form);
+    this.calls.push(...records);
+    const limit = this.options.recordLimit;
+    if (limit !== undefined && this.calls.length > limit) this.calls.splice(0, this.calls.length - limit);
 
-    const fault = this.takeFault(route.kind === 'v3' ? 3 : 4, records);
+    const fault = takeFault(this.faults, route.kind === 'v3' ? 3 : 4, records);
     if (fault?.kind === 'down') {
       request.socket.destroy();
       return;
@@ -203,7 +186,7 @@ export class CiviCrmEmulator {
   }
 
   private answer(route: Route, request: IncomingMessage, form: Form): Reply {
-    const identity = this.identify(request.headers);
+    const identity = this.auth.identify(request.headers);
     if (identity.kind === 'refused') return identity.reply;
     // The anti-CSRF gate guards cookie and anonymous calls; a bearer key passes without it.
     const csrf = identity.kind !== 'key' && header(request.headers, 'x-requested-with') !== 'XMLHttpRequest';
@@ -214,7 +197,7 @@ export class CiviCrmEmulator {
     if (csrf) return json(400, { error_code: 400, error_message: `${CSRF_MESSAGE}, eg. CRM.api4().` });
     const method = request.method ?? 'GET';
     if (route.kind === 'api4') {
-      if (route.entity === 'User' && route.action === 'login') return this.login(method, form);
+      if (route.entity === 'User' && route.action === 'login') return this.auth.login(method, form);
       const context = {
         user: identity.user,
         contentEncoding: header(request.headers, CONTENT_ENCODING_HEADER),
@@ -222,100 +205,6 @@ export class CiviCrmEmulator {
       return this.answerApi4(method, route.entity, route.action, form, context);
     }
     return this.answerBatch(method, form, identity.user);
-  }
-
-  /**
-   * Who the request acts as, after the gates in CiviCRM's order: webserver Basic Auth, authx
-   * (X-Civi-Auth; a wrong or malformed credential is a 401 even where a session exists), site
-   * key, then the session cookie. No credential at all is an anonymous call, not a refusal.
-   */
-  private identify(headers: IncomingHttpHeaders): Identity {
-    const { basicAuth, siteKey } = this.options;
-    if (basicAuth) {
-      const expected = `Basic ${Buffer.from(`${basicAuth.user}:${basicAuth.password}`).toString('base64')}`;
-      if (!safeEqual(header(headers, 'authorization'), expected)) {
-        const reply = text(401, 'Unauthorized');
-        reply.headers['WWW-Authenticate'] = 'Basic realm="CiviCRM"';
-        return { kind: 'refused', reply };
-      }
-    }
-    const invalid: Identity = { kind: 'refused', reply: text(401, 'HTTP 401 Invalid credential') };
-    // X-Civi-Auth first; without it authx also reads a bearer Authorization header.
-    const authorization = header(headers, 'authorization');
-    const auth = header(headers, 'x-civi-auth') || (authorization.startsWith('Bearer ') ? authorization : '');
-    if (auth !== '') {
-      const credential = /^Bearer (.+)$/.exec(auth)?.[1] ?? '';
-      const user = this.apiKeyUser(credential);
-      const siteKeyGiven = siteKey !== undefined && safeEqual(header(headers, 'x-civi-key'), siteKey);
-      if (!user || (siteKey !== undefined && !siteKeyGiven)) return invalid;
-      // authx's guards: the site key, or the permission to log in with an API key.
-      if (!siteKeyGiven && !this.model.hasPermission('authenticate with api key', user)) {
-        return {
-          kind: 'refused',
-          reply: text(401, 'HTTP 401 Login not permitted. Must satisfy guard (site_key, perm).'),
-        };
-      }
-      return { kind: 'key', user };
-    }
-    const session = this.sessions.get(cookie(headers, SESSION_COOKIE) ?? '');
-    if (session) return { kind: 'session', user: session };
-    return { kind: 'anonymous', user: ANONYMOUS_USER };
-  }
-
-  private apiKeyUser(credential: string): ApiUser | undefined {
-    if (credential === '') return undefined;
-    if (safeEqual(credential, this.options.apiKey))
-      return { contactId: null, permissions: [ALL_PERMISSIONS] };
-    for (const [key, user] of Object.entries(this.options.apiUsers ?? {})) {
-      if (safeEqual(credential, key))
-        return { contactId: user.contactId ?? null, permissions: user.permissions };
-    }
-    return undefined;
-  }
-
-  /**
-   * Standalone's login form posts APIv4 User.login: `identifier` and `password` on 6.14,
-   * `username` and `password` on 5.81 (the other name is an unknown parameter there, HTTP 500).
-   * A success sets the session cookie, a failure answers 200 with a public error.
-   */
-  private login(method: string, form: Form): Reply {
-    const version = this.model.civicrmVersion;
-    if (method !== 'POST') return api4Error(new Api4Error(405, POST_ONLY), ANONYMOUS_USER, version);
-    const params = safeParams(form.get('params'));
-    const nameParam = version === '6.14' ? 'identifier' : 'username';
-    const accepted = [nameParam, 'password', 'originalUrl', 'mfaClass', 'mfaData'];
-    if (version === '6.14') accepted.push('rememberMe', 'rememberJWT');
-    const unknown = Object.keys(params).find((key) => !accepted.includes(key));
-    if (unknown !== undefined) {
-      const setter = `set${unknown.charAt(0).toUpperCase()}${unknown.slice(1)}`;
-      return api4Error(new Api4Error(500, `Unknown api parameter: ${setter}`), ANONYMOUS_USER, version);
-    }
-    const logins: readonly EmulatorLogin[] = this.options.logins ?? [DEFAULT_EMULATOR_LOGIN];
-    const match = logins.find(
-      (login) =>
-        typeof params[nameParam] === 'string' &&
-        typeof params['password'] === 'string' &&
-        safeEqual(params[nameParam], login.username) &&
-        safeEqual(params['password'], login.password),
-    );
-    const envelope = (values: Record<string, unknown>) => ({
-      values,
-      entity: 'User',
-      action: 'login',
-      debug: null,
-      version: 4,
-      count: 1,
-      countFetched: 1,
-    });
-    if (!match) return json(200, envelope({ publicError: 'Invalid credentials' }));
-    const session = randomBytes(32).toString('hex');
-    this.sessions.set(session, {
-      contactId: match.contactId ?? null,
-      permissions: match.permissions ?? [ALL_PERMISSIONS],
-    });
-    const reply = json(200, envelope({ url: version === '6.14' ? '/civicrm/home' : '/civicrm' }));
-    reply.headers['Set-Cookie'] = `${SESSION_COOKIE}=${session}; path=/; HttpOnly`;
-    return reply;
   }
 
   private answerApi4(
@@ -349,15 +238,7 @@ export class CiviCrmEmulator {
         ...(context.contentEncoding ? { contentEncoding: context.contentEncoding } : {}),
       });
       const indexed = applyIndex(values, index);
-      return {
-        values: indexed,
-        entity,
-        action,
-        debug: null,
-        version: 4,
-        count: values.length,
-        countFetched: values.length,
-      };
+      return api4Envelope(entity, action, indexed, values.length);
     } catch (error) {
       const failure = error instanceof Api4Error ? error : new Api4Error(500, String(error));
       return errorBody(failure, context.user, this.model.civicrmVersion);
@@ -436,7 +317,7 @@ export class CiviCrmEmulator {
    */
   private servePage(route: Route, request: IncomingMessage, url: URL): Reply {
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method Not Allowed');
-    const identity = this.identify(request.headers);
+    const identity = this.auth.identify(request.headers);
     if (identity.kind === 'refused') return identity.reply;
     const user = identity.user;
     const may = (permission: string) => this.model.hasPermission(permission, user);
@@ -468,77 +349,6 @@ export class CiviCrmEmulator {
     }
     const disposition = url.searchParams.get('download') === '0' ? 'inline' : 'download';
     return download(file.content, file.mime_type, file.file_name ?? `file-${file.id}`, disposition);
-  }
-
-  // --- recording ------------------------------------------------------------------------------
-
-  private record(
-    route: Exclude<Route, { kind: 'file' | 'checkInFile' | 'page' }>,
-    request: IncomingMessage,
-    url: URL,
-    form: Form,
-  ): RecordedCall[] {
-    const base = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      headers: flattenHeaders(request.headers),
-      status: 0,
-      at: Date.now(),
-    };
-    let records: RecordedCall[];
-    if (route.kind === 'api4') {
-      records = [
-        {
-          ...base,
-          version: 4,
-          entity: route.entity,
-          action: route.action,
-          params: safeParams(form.get('params')),
-        },
-      ];
-    } else if (route.kind === 'batch') {
-      const calls = parseBatch(form.get('calls')) ?? [];
-      records = calls.map(([batchKey, call]) => ({
-        ...base,
-        version: 4 as const,
-        entity: call.entity,
-        action: call.action,
-        params: isPlainObject(call.params) ? call.params : {},
-        batchKey,
-      }));
-      if (records.length === 0) records = [{ ...base, version: 4, entity: '', action: '', params: {} }];
-    } else {
-      records = [
-        {
-          ...base,
-          version: 3,
-          entity: form.get('entity') ?? '',
-          action: form.get('action') ?? '',
-          params: v3Params(form) ?? {},
-        },
-      ];
-    }
-    this.calls.push(...records);
-    const limit = this.options.recordLimit;
-    if (limit !== undefined && this.calls.length > limit) this.calls.splice(0, this.calls.length - limit);
-    return records;
-  }
-
-  private takeFault(version: 3 | 4, records: RecordedCall[]): EmulatorFault | undefined {
-    const fault = this.faults.find(
-      (candidate) =>
-        (candidate.kind !== 'v3error' || version === 3) &&
-        records.some(
-          (call) =>
-            (candidate.entity === undefined || candidate.entity === call.entity) &&
-            (candidate.action === undefined || candidate.action === call.action),
-        ),
-    );
-    if (fault?.times !== undefined) {
-      fault.times -= 1;
-      if (fault.times <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
-    }
-    return fault;
   }
 
   // --- plumbing -------------------------------------------------------------------------------

@@ -207,6 +207,11 @@ export function errorBody(
   };
 }
 
+/** APIv4's success envelope; `count` is the number of rows found, whatever `values`' shape. */
+export function api4Envelope(entity: string, action: string, values: unknown, count: number) {
+  return { values, entity, action, debug: null, version: 4, count, countFetched: count };
+}
+
 export function api4Error(error: Api4Error, user?: ApiUser, version: CiviCrmVersion = '6.14'): Reply {
   return json(error.status, errorBody(error, user, version));
 }

@@ -1,4 +1,3 @@
-import { type CiviCrmModel } from './civicrm-model';
 import {
   OTHER_PERSON_ID,
   ORG_ID,
@@ -8,9 +7,8 @@ import {
   SAMPLE_CHECK_INS,
   SAMPLE_RELATIONSHIP,
   STAGE_FIELD,
-  createSampleModel,
 } from '../spec-support/sample-site';
-import { expectApi4Error } from '../spec-support/model-specs';
+import { expectApi4Error, sampleModelPerTest } from '../spec-support/model-specs';
 
 /** The model's reads: select, where, order and paging, and the params and entities it accepts. */
 
@@ -18,21 +16,11 @@ const CHECK_IN = ['activity_type_id:name', '=', SAMPLE_ACTIVITY_TYPE] as const;
 const OF_ORG = ['target_contact_id', 'CONTAINS', ORG_ID] as const;
 
 describe('CiviCrmModel', () => {
-  let clock: Date;
-  let model: CiviCrmModel;
-
-  beforeEach(() => {
-    clock = new Date('2026-11-21T12:00:00Z');
-    model = createSampleModel({
-      now: () => clock,
-      secret: 'test-secret',
-      baseUrl: 'https://crm.example.org/',
-    });
-  });
+  const site = sampleModelPerTest();
 
   describe('get: select', () => {
     it('returns core fields and the id when nothing is selected, custom fields only when named', () => {
-      const [org] = model.api4('Contact', 'get', { where: [['id', '=', ORG_ID]] });
+      const [org] = site.model.api4('Contact', 'get', { where: [['id', '=', ORG_ID]] });
       expect(org).toMatchObject({
         id: ORG_ID,
         contact_type: 'Organization',
@@ -42,7 +30,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('keys rows by the exact select string and always adds id', () => {
-      const [row] = model.api4('Contact', 'get', {
+      const [row] = site.model.api4('Contact', 'get', {
         select: ['first_name', 'email_primary.email', 'no_such_field', 'Nope.Missing'],
         where: [['id', '=', PERSON_ID]],
       });
@@ -54,7 +42,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('expands Group.* and custom.* to custom fields', () => {
-      const [byGroup] = model.api4('Contact', 'get', {
+      const [byGroup] = site.model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.*'],
         where: [['id', '=', ORG_ID]],
       });
@@ -62,13 +50,13 @@ describe('CiviCrmModel', () => {
         'Food_Co_op_Organizing.Equity_share': 200,
         'Food_Co_op_Organizing.Date_Incorporated': '2022-06-01',
       });
-      const [all] = model.api4('Activity', 'get', { select: ['custom.*'], where: [['id', '=', 1002]] });
+      const [all] = site.model.api4('Activity', 'get', { select: ['custom.*'], where: [['id', '=', 1002]] });
       expect(all?.[STAGE_FIELD]).toBeNull();
       expect(all?.['Check_in_data__organizing_.Steering_committee_size']).toBe(5);
     });
 
     it('resolves :name and :label pseudoconstants, also on custom option fields and arrays', () => {
-      const [row] = model.api4('Activity', 'get', {
+      const [row] = site.model.api4('Activity', 'get', {
         select: [
           'activity_type_id:name',
           'status_id:label',
@@ -86,7 +74,7 @@ describe('CiviCrmModel', () => {
         'Member loans',
         'Bank or credit union',
       ]);
-      const [staff] = model.api4('Activity', 'get', {
+      const [staff] = site.model.api4('Activity', 'get', {
         select: [`${STAGE_FIELD}:label`],
         where: [['id', '=', 1001]],
       });
@@ -94,7 +82,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('joins foreign keys with dots: relationship type, contacts on either side', () => {
-      const rows = model.api4('Relationship', 'get', {
+      const rows = site.model.api4('Relationship', 'get', {
         select: [
           'relationship_type_id.name_a_b',
           'relationship_type_id.contact_type_a',
@@ -116,7 +104,7 @@ describe('CiviCrmModel', () => {
 
     it('joins a File custom field to file_name and a site-relative url signed with a JWT (6.14)', () => {
       const field = 'Food_Co_op_Organizing.Certificate_of_Incorporation';
-      const [org] = model.api4('Contact', 'get', {
+      const [org] = site.model.api4('Contact', 'get', {
         select: [field, `${field}.file_name`, `${field}.url`],
         where: [['id', '=', ORG_ID]],
       });
@@ -129,17 +117,17 @@ describe('CiviCrmModel', () => {
       );
       const fcs = new URL(url, 'http://x').searchParams.get('fcs') ?? '';
       expect(JSON.parse(Buffer.from(fcs.split('.')[1] ?? '', 'base64url').toString())).toEqual({
-        exp: clock.getTime() / 1000 + 7 * 24 * 3600,
+        exp: site.clock.getTime() / 1000 + 7 * 24 * 3600,
         'civi.file': fileId,
       });
-      expect(model.verifyFileSignature(fileId, fcs)).toBe(true);
-      expect(model.verifyFileSignature(fileId + 1, fcs)).toBe(false);
-      clock = new Date(clock.getTime() + 8 * 24 * 3600 * 1000);
-      expect(model.verifyFileSignature(fileId, fcs)).toBe(false);
+      expect(site.model.verifyFileSignature(fileId, fcs)).toBe(true);
+      expect(site.model.verifyFileSignature(fileId + 1, fcs)).toBe(false);
+      site.clock = new Date(site.clock.getTime() + 8 * 24 * 3600 * 1000);
+      expect(site.model.verifyFileSignature(fileId, fcs)).toBe(false);
     });
 
     it('reads CustomField metadata with custom_group_id:name and OptionValue values as strings', () => {
-      const [stage] = model.api4('CustomField', 'get', {
+      const [stage] = site.model.api4('CustomField', 'get', {
         select: ['name', 'data_type', 'html_type', 'option_group_id', 'custom_group_id:name', 'serialize'],
         where: [
           ['custom_group_id:name', '=', 'Check_in_data__organizing_'],
@@ -152,7 +140,7 @@ describe('CiviCrmModel', () => {
         'custom_group_id:name': 'Check_in_data__organizing_',
         serialize: 0,
       });
-      const options = model.api4('OptionValue', 'get', {
+      const options = site.model.api4('OptionValue', 'get', {
         select: ['value', 'label', 'weight'],
         where: [['option_group_id', '=', stage?.['option_group_id']]],
         orderBy: { weight: 'ASC' },
@@ -171,7 +159,7 @@ describe('CiviCrmModel', () => {
 
   describe('get: where', () => {
     const ids = (where: unknown[], entity = 'Activity') =>
-      model.api4(entity, 'get', { select: ['id'], where }).map((row) => row['id']);
+      site.model.api4(entity, 'get', { select: ['id'], where }).map((row) => row['id']);
 
     it('finds an organization’s check-ins with CONTAINS on target_contact_id, hiding deleted ones', () => {
       expect(ids([OF_ORG, CHECK_IN])).toHaveLength(SAMPLE_CHECK_INS.length);
@@ -262,13 +250,13 @@ describe('CiviCrmModel', () => {
       ['IN without an array', [['id', 'IN', 5]], /array/],
       ['a malformed clause', ['id', '=', 1], /Invalid where clause/],
     ])('refuses %s with a 500', (_label, where, message) => {
-      expectApi4Error(() => model.api4('Activity', 'get', { where }), 500, message);
+      expectApi4Error(() => site.model.api4('Activity', 'get', { where }), 500, message);
     });
   });
 
   describe('get: orderBy, limit, offset', () => {
     it('orders by date then id descending, which breaks same-moment ties by id', () => {
-      const [latest] = model.api4('Activity', 'get', {
+      const [latest] = site.model.api4('Activity', 'get', {
         select: [STAGE_FIELD],
         where: [OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS NOT EMPTY']],
         orderBy: { activity_date_time: 'DESC', id: 'DESC' },
@@ -278,7 +266,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('returns same-moment rows in id order when only the date is ordered', () => {
-      const rows = model.api4('Activity', 'get', {
+      const rows = site.model.api4('Activity', 'get', {
         where: [OF_ORG, CHECK_IN, [STAGE_FIELD, 'IS NOT EMPTY']],
         orderBy: { activity_date_time: 'DESC' },
         limit: 1,
@@ -288,7 +276,7 @@ describe('CiviCrmModel', () => {
 
     it('pages with limit and offset; limit 0 means no limit', () => {
       const page = (limit: number, offset?: number) =>
-        model.api4('Activity', 'get', {
+        site.model.api4('Activity', 'get', {
           select: ['id'],
           where: [OF_ORG, CHECK_IN],
           orderBy: { id: 'ASC' },
@@ -300,7 +288,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('sorts NULL first ascending and accepts several keys', () => {
-      const rows = model.api4('Activity', 'get', {
+      const rows = site.model.api4('Activity', 'get', {
         select: ['id'],
         where: [OF_ORG, CHECK_IN],
         orderBy: { [STAGE_FIELD]: 'ASC', id: 'DESC' },
@@ -310,9 +298,13 @@ describe('CiviCrmModel', () => {
     });
 
     it('refuses lower-case directions and unknown fields', () => {
-      expectApi4Error(() => model.api4('Activity', 'get', { orderBy: { id: 'desc' } }), 500, /direction/);
       expectApi4Error(
-        () => model.api4('Activity', 'get', { orderBy: { nope: 'ASC' } }),
+        () => site.model.api4('Activity', 'get', { orderBy: { id: 'desc' } }),
+        500,
+        /direction/,
+      );
+      expectApi4Error(
+        () => site.model.api4('Activity', 'get', { orderBy: { nope: 'ASC' } }),
         500,
         /^Invalid field 'nope'$/,
       );
@@ -322,7 +314,7 @@ describe('CiviCrmModel', () => {
   describe('params and entities', () => {
     it('refuses unknown top-level params such as sequential', () => {
       expectApi4Error(
-        () => model.api4('Contact', 'get', { sequential: 1 }),
+        () => site.model.api4('Contact', 'get', { sequential: 1 }),
         500,
         /^Unknown api parameter: setSequential$/,
       );
@@ -330,27 +322,27 @@ describe('CiviCrmModel', () => {
 
     it('refuses unknown entities and actions', () => {
       expectApi4Error(
-        () => model.api4('Nope', 'get'),
+        () => site.model.api4('Nope', 'get'),
         500,
         /^API \(Nope, get\) does not exist \(or the extension it belongs to is not enabled\)\.$/,
       );
       expectApi4Error(
-        () => model.api4('Contact', 'explode'),
+        () => site.model.api4('Contact', 'explode'),
         500,
         /^Api Contact explode version 4 does not exist\.$/,
       );
-      expectApi4Error(() => model.api4('RelationshipCache', 'create', { values: {} }), 500);
+      expectApi4Error(() => site.model.api4('RelationshipCache', 'create', { values: {} }), 500);
     });
 
     it('never shares references with callers', () => {
       const where = [['id', '=', ORG_ID]];
-      const [org] = model.api4('Contact', 'get', { where });
+      const [org] = site.model.api4('Contact', 'get', { where });
       (org as Record<string, unknown>)['display_name'] = 'Changed';
-      expect(model.api4('Contact', 'get', { where })[0]?.['display_name']).toBe('Riverbend Food Co-op');
+      expect(site.model.api4('Contact', 'get', { where })[0]?.['display_name']).toBe('Riverbend Food Co-op');
     });
 
     it('offers RelationshipCache, both directions of every relationship', () => {
-      const rows = model.api4('RelationshipCache', 'get', {
+      const rows = site.model.api4('RelationshipCache', 'get', {
         select: ['far_contact_id', 'near_relation'],
         where: [
           ['near_contact_id', '=', ORG_ID],

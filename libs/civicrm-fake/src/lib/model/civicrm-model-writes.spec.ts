@@ -10,26 +10,16 @@ import {
   SAMPLE_CHECKSUM,
   createSampleModel,
 } from '../spec-support/sample-site';
-import { expectApi4Error } from '../spec-support/model-specs';
+import { expectApi4Error, sampleModelPerTest } from '../spec-support/model-specs';
 
 /** The model's writes, checksums, APIv3 Attachment.get, settings and state. */
 
 describe('CiviCrmModel', () => {
-  let clock: Date;
-  let model: CiviCrmModel;
-
-  beforeEach(() => {
-    clock = new Date('2026-11-21T12:00:00Z');
-    model = createSampleModel({
-      now: () => clock,
-      secret: 'test-secret',
-      baseUrl: 'https://crm.example.org/',
-    });
-  });
+  const site = sampleModelPerTest();
 
   describe('create, update, delete', () => {
     const checkIn = (values: Record<string, unknown>) =>
-      model.api4('Activity', 'create', {
+      site.model.api4('Activity', 'create', {
         values: {
           'activity_type_id:name': SAMPLE_ACTIVITY_TYPE,
           source_contact_id: PERSON_ID,
@@ -66,7 +56,7 @@ describe('CiviCrmModel', () => {
         custom: null,
         check_permissions: null,
       });
-      const [stored] = model.api4('Activity', 'get', {
+      const [stored] = site.model.api4('Activity', 'get', {
         select: ['activity_date_time', 'status_id:name', 'target_contact_id', 'custom.*'],
         where: [['id', '=', created?.['id']]],
       });
@@ -93,13 +83,17 @@ describe('CiviCrmModel', () => {
     });
 
     it('refuses values given as an array', () => {
-      expectApi4Error(() => model.api4('Activity', 'create', { values: [['subject', 'x']] }), 500, /object/);
+      expectApi4Error(
+        () => site.model.api4('Activity', 'create', { values: [['subject', 'x']] }),
+        500,
+        /object/,
+      );
     });
 
     it('ignores unknown keys, custom ones too, as CiviCRM does', () => {
       const created = checkIn({ not_a_column: 'x', 'Check_in_data__organizing_.Typo': 1 });
       expect(created).toMatchObject({ not_a_column: null, 'Check_in_data__organizing_.Typo': null });
-      const [stored] = model.api4('Activity', 'get', {
+      const [stored] = site.model.api4('Activity', 'get', {
         select: ['id', 'not_a_column', 'Check_in_data__organizing_.Typo'],
         where: [['id', '=', created?.['id']]],
       });
@@ -111,7 +105,7 @@ describe('CiviCrmModel', () => {
         'Check_in_data__organizing_.Market_study_status': 'Complete',
         'Check_in_data__organizing_.Organizing_focus': ['deli', 'no-such-focus'],
       });
-      const [stored] = model.api4('Activity', 'get', {
+      const [stored] = site.model.api4('Activity', 'get', {
         select: [
           'Check_in_data__organizing_.Market_study_status',
           'Check_in_data__organizing_.Organizing_focus',
@@ -125,7 +119,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('updates the rows the where clause matches, and only those', () => {
-      const updated = model.api4('Contact', 'update', {
+      const updated = site.model.api4('Contact', 'update', {
         values: {
           'Food_Co_op_Organizing.Equity_share': '175.50',
           'Food_Co_op_Organizing.Name_on_Incorporation_Certificate': '',
@@ -135,12 +129,12 @@ describe('CiviCrmModel', () => {
       expect(updated).toEqual([
         expect.objectContaining({ id: ORG_ID, 'Food_Co_op_Organizing.Equity_share': 175.5 }),
       ]);
-      const [other] = model.api4('Contact', 'get', {
+      const [other] = site.model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Equity_share'],
         where: [['id', '=', OTHER_ORG_ID]],
       });
       expect(other?.['Food_Co_op_Organizing.Equity_share']).toBe(150);
-      const [org] = model.api4('Contact', 'get', {
+      const [org] = site.model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Name_on_Incorporation_Certificate'],
         where: [['id', '=', ORG_ID]],
       });
@@ -149,7 +143,7 @@ describe('CiviCrmModel', () => {
 
     it('changes nothing when one value of an update is refused', () => {
       expectApi4Error(() =>
-        model.api4('Contact', 'update', {
+        site.model.api4('Contact', 'update', {
           values: {
             'Food_Co_op_Organizing.Equity_share': 1,
             'Food_Co_op_Organizing.Name_on_Incorporation_Certificate': { a: 1 },
@@ -157,7 +151,7 @@ describe('CiviCrmModel', () => {
           where: [['id', '=', ORG_ID]],
         }),
       );
-      const [org] = model.api4('Contact', 'get', {
+      const [org] = site.model.api4('Contact', 'get', {
         select: ['Food_Co_op_Organizing.Equity_share'],
         where: [['id', '=', ORG_ID]],
       });
@@ -165,24 +159,28 @@ describe('CiviCrmModel', () => {
     });
 
     it('refuses update and delete without a where clause', () => {
-      expectApi4Error(() => model.api4('Contact', 'update', { values: { first_name: 'X' } }), 500, /where/);
-      expectApi4Error(() => model.api4('Activity', 'delete', {}), 500, /where/);
+      expectApi4Error(
+        () => site.model.api4('Contact', 'update', { values: { first_name: 'X' } }),
+        500,
+        /where/,
+      );
+      expectApi4Error(() => site.model.api4('Activity', 'delete', {}), 500, /where/);
     });
 
     it('moves contacts to the trash on delete and removes activities', () => {
-      model.api4('Contact', 'delete', { where: [['id', '=', OTHER_ORG_ID]] });
-      expect(model.api4('Contact', 'get', { where: [['id', '=', OTHER_ORG_ID]] })).toEqual([]);
+      site.model.api4('Contact', 'delete', { where: [['id', '=', OTHER_ORG_ID]] });
+      expect(site.model.api4('Contact', 'get', { where: [['id', '=', OTHER_ORG_ID]] })).toEqual([]);
       expect(
-        model.api4('Contact', 'get', {
+        site.model.api4('Contact', 'get', {
           where: [
             ['id', '=', OTHER_ORG_ID],
             ['is_deleted', '=', true],
           ],
         }),
       ).toHaveLength(1);
-      model.api4('Activity', 'delete', { where: [['id', '=', 1001]] });
+      site.model.api4('Activity', 'delete', { where: [['id', '=', 1001]] });
       expect(
-        model.api4('Activity', 'get', {
+        site.model.api4('Activity', 'get', {
           where: [
             ['id', '=', 1001],
             ['is_deleted', 'IN', [true, false]],
@@ -192,7 +190,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('writes a primary email through email_primary.email', () => {
-      const [person] = model.api4('Contact', 'create', {
+      const [person] = site.model.api4('Contact', 'create', {
         values: {
           contact_type: 'Individual',
           first_name: 'Ada',
@@ -200,7 +198,7 @@ describe('CiviCrmModel', () => {
           'email_primary.email': 'ada@example.org',
         },
       });
-      const [read] = model.api4('Contact', 'get', {
+      const [read] = site.model.api4('Contact', 'get', {
         select: ['display_name', 'email_primary.email'],
         where: [['id', '=', person?.['id']]],
       });
@@ -208,7 +206,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('decodes File.create content marked base64 by the service (extension installed), unattached', () => {
-      const [file] = model.api4(
+      const [file] = site.model.api4(
         'File',
         'create',
         {
@@ -221,14 +219,14 @@ describe('CiviCrmModel', () => {
         { contentEncoding: 'base64' },
       );
       expect(file).toMatchObject({ checkin_content_decoded: true, file_name: 'market_plan.pdf' });
-      const stored = model.getFile(Number(file?.['id']));
+      const stored = site.model.getFile(Number(file?.['id']));
       expect(stored?.content.toString()).toBe('%PDF-1.7 hello');
       expect(stored).toMatchObject({ file_name: 'market_plan.pdf', mime_type: 'application/pdf', size: 14 });
       expect(stored?.uri).toMatch(/^market_plan_[0-9a-f]{32}\.pdf$/);
     });
 
     it('upserts with save', () => {
-      const saved = model.api4('Contact', 'save', {
+      const saved = site.model.api4('Contact', 'save', {
         records: [
           { id: PERSON_ID, first_name: 'Mari' },
           { contact_type: 'Organization', organization_name: 'New Co-op' },
@@ -240,10 +238,10 @@ describe('CiviCrmModel', () => {
 
   describe('checksums', () => {
     const validate = (checksum: string, contactId: number = PERSON_ID) =>
-      model.api4('Contact', 'validateChecksum', { contactId, checksum })[0]?.['valid'];
+      site.model.api4('Contact', 'validateChecksum', { contactId, checksum })[0]?.['valid'];
     const generate = (ttl?: number) =>
       String(
-        model.api4('Contact', 'getChecksum', {
+        site.model.api4('Contact', 'getChecksum', {
           contactId: PERSON_ID,
           ...(ttl === undefined ? {} : { ttl }),
         })[0]?.['checksum'],
@@ -262,9 +260,9 @@ describe('CiviCrmModel', () => {
       const forever = generate(0);
       expect(week.endsWith(`_${DEFAULT_CHECKSUM_TTL_HOURS}`)).toBe(true);
       expect(forever.endsWith('_inf')).toBe(true);
-      clock = new Date(clock.getTime() + 25 * 3600 * 1000);
+      site.clock = new Date(site.clock.getTime() + 25 * 3600 * 1000);
       expect([validate(day), validate(week), validate(forever)]).toEqual([false, true, true]);
-      clock = new Date(clock.getTime() + 7 * 24 * 3600 * 1000);
+      site.clock = new Date(site.clock.getTime() + 7 * 24 * 3600 * 1000);
       expect([validate(week), validate(forever)]).toEqual([false, true]);
     });
 
@@ -283,7 +281,7 @@ describe('CiviCrmModel', () => {
     });
 
     it('does not accept a checksum issued by another model (another secret)', () => {
-      const other = createSampleModel({ secret: 'another-secret', now: () => clock });
+      const other = createSampleModel({ secret: 'another-secret', now: () => site.clock });
       const foreign = String(
         other.api4('Contact', 'getChecksum', { contactId: PERSON_ID, ttl: 24 })[0]?.['checksum'],
       );
@@ -291,9 +289,13 @@ describe('CiviCrmModel', () => {
     });
 
     it('requires contactId and checksum', () => {
-      expectApi4Error(() => model.api4('Contact', 'validateChecksum', { checksum: 'x' }), 500, /contactId/);
       expectApi4Error(
-        () => model.api4('Contact', 'validateChecksum', { contactId: PERSON_ID }),
+        () => site.model.api4('Contact', 'validateChecksum', { checksum: 'x' }),
+        500,
+        /contactId/,
+      );
+      expectApi4Error(
+        () => site.model.api4('Contact', 'validateChecksum', { contactId: PERSON_ID }),
         500,
         /checksum/,
       );
@@ -303,13 +305,13 @@ describe('CiviCrmModel', () => {
   describe('APIv3 Attachment.get', () => {
     const certificateFileId = () =>
       Number(
-        model.api4('Contact', 'get', {
+        site.model.api4('Contact', 'get', {
           select: ['Food_Co_op_Organizing.Certificate_of_Incorporation'],
           where: [['id', '=', ORG_ID]],
         })[0]?.['Food_Co_op_Organizing.Certificate_of_Incorporation'],
       );
     const fileIds = () =>
-      model
+      site.model
         .api4('File', 'get', { select: ['id'], orderBy: { id: 'ASC' }, limit: 2 })
         .map((row) => Number(row['id']));
 
@@ -317,7 +319,11 @@ describe('CiviCrmModel', () => {
       const [first, second] = fileIds();
       let caught: unknown;
       try {
-        model.api3('Attachment', 'get', { id: { IN: [first, second] }, return: 'id,url', sequential: 1 });
+        site.model.api3('Attachment', 'get', {
+          id: { IN: [first, second] },
+          return: 'id,url',
+          sequential: 1,
+        });
       } catch (error) {
         caught = error;
       }
@@ -327,7 +333,11 @@ describe('CiviCrmModel', () => {
 
     it('answers one attached file with every column, whatever return asks for, and an absolute signed url', () => {
       const attached = certificateFileId();
-      const envelope = model.api3('Attachment', 'get', { id: attached, return: 'id,url', sequential: 1 });
+      const envelope = site.model.api3('Attachment', 'get', {
+        id: attached,
+        return: 'id,url',
+        sequential: 1,
+      });
       expect(envelope).toEqual({
         is_error: 0,
         version: 3,
@@ -356,11 +366,11 @@ describe('CiviCrmModel', () => {
 
     it('keys values by id without sequential, and finds nothing for an unknown id', () => {
       const attached = certificateFileId();
-      expect(model.api3('Attachment', 'get', { id: attached })).toMatchObject({
+      expect(site.model.api3('Attachment', 'get', { id: attached })).toMatchObject({
         count: 1,
         values: { [String(attached)]: { id: String(attached) } },
       });
-      expect(model.api3('Attachment', 'get', { id: 99999 })).toEqual({
+      expect(site.model.api3('Attachment', 'get', { id: 99999 })).toEqual({
         is_error: 0,
         version: 3,
         count: 0,
@@ -369,10 +379,10 @@ describe('CiviCrmModel', () => {
     });
 
     it('fails its permission check for a file attached to nothing', () => {
-      const [loose] = model.api4('File', 'create', {
+      const [loose] = site.model.api4('File', 'create', {
         values: { file_name: 'x.txt', mime_type: 'text/plain' },
       });
-      expect(model.api3('Attachment', 'get', { id: loose?.['id'] })).toEqual({
+      expect(site.model.api3('Attachment', 'get', { id: loose?.['id'] })).toEqual({
         is_error: 1,
         error_message: 'Failed to lookup entity table for custom field.',
       });
@@ -384,12 +394,12 @@ describe('CiviCrmModel', () => {
         contactId: null,
         permissions: ['access CiviCRM', 'access AJAX API', 'access uploaded files'],
       };
-      expect(model.api3('Attachment', 'get', { id: attached }, { user })).toMatchObject({
+      expect(site.model.api3('Attachment', 'get', { id: attached }, { user })).toMatchObject({
         is_error: 0,
         count: 1,
       });
       expect(
-        model.api3(
+        site.model.api3(
           'Attachment',
           'get',
           { id: attached },
@@ -400,16 +410,16 @@ describe('CiviCrmModel', () => {
 
     it('answers an array-valued return with a type error', () => {
       const attached = certificateFileId();
-      expect(model.api3('Attachment', 'get', { id: attached, return: ['id', 'url'], sequential: 1 })).toEqual(
-        {
-          is_error: 1,
-          error_message: 'explode(): Argument #2 ($string) must be of type string, array given',
-        },
-      );
+      expect(
+        site.model.api3('Attachment', 'get', { id: attached, return: ['id', 'url'], sequential: 1 }),
+      ).toEqual({
+        is_error: 1,
+        error_message: 'explode(): Argument #2 ($string) must be of type string, array given',
+      });
     });
 
     it('answers unknown v3 APIs with is_error', () => {
-      expect(model.api3('Contact', 'get', {})).toMatchObject({
+      expect(site.model.api3('Contact', 'get', {})).toMatchObject({
         is_error: 1,
         error_message: expect.stringContaining('does not exist'),
       });
@@ -418,29 +428,29 @@ describe('CiviCrmModel', () => {
 
   describe('Setting', () => {
     it('answers CiviCRM defaults (USD, en_US) one row per selected name until a setting is changed', () => {
-      expect(model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
+      expect(site.model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
         { name: 'defaultCurrency', value: 'USD', domain_id: 1 },
         { name: 'lcMessages', value: 'en_US', domain_id: 1 },
       ]);
-      model.api4('Setting', 'set', { values: { defaultCurrency: 'CAD' } });
-      model.setSetting('lcMessages', 'en_CA');
-      expect(model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
+      site.model.api4('Setting', 'set', { values: { defaultCurrency: 'CAD' } });
+      site.model.setSetting('lcMessages', 'en_CA');
+      expect(site.model.api4('Setting', 'get', { select: ['defaultCurrency', 'lcMessages'] })).toEqual([
         { name: 'defaultCurrency', value: 'CAD', domain_id: 1 },
         { name: 'lcMessages', value: 'en_CA', domain_id: 1 },
       ]);
-      model.reset();
-      expect(model.setting('defaultCurrency')).toBe('USD');
+      site.model.reset();
+      expect(site.model.setting('defaultCurrency')).toBe('USD');
     });
 
     it('refuses an unknown name and a user without administer CiviCRM', () => {
       expectApi4Error(
-        () => model.api4('Setting', 'get', { select: ['defaultCurrency', 'noSuchSetting'] }),
+        () => site.model.api4('Setting', 'get', { select: ['defaultCurrency', 'noSuchSetting'] }),
         500,
         /Unknown settings for domain 1: noSuchSetting/,
       );
       expectApi4Error(
         () =>
-          model.api4(
+          site.model.api4(
             'Setting',
             'get',
             { select: ['defaultCurrency'] },
@@ -454,21 +464,21 @@ describe('CiviCrmModel', () => {
 
   describe('state', () => {
     it('resets to the seeded data', () => {
-      model.api4('Contact', 'update', {
+      site.model.api4('Contact', 'update', {
         values: { first_name: 'Changed' },
         where: [['id', '=', PERSON_ID]],
       });
-      model.reset();
-      expect(model.api4('Contact', 'get', { where: [['id', '=', PERSON_ID]] })[0]?.['first_name']).toBe(
+      site.model.reset();
+      expect(site.model.api4('Contact', 'get', { where: [['id', '=', PERSON_ID]] })[0]?.['first_name']).toBe(
         PERSON.first_name,
       );
     });
 
     it('restores a snapshot', () => {
-      const snapshot = model.snapshot();
-      model.api4('Activity', 'delete', { where: [['id', '>', 0]] });
-      model.restore(snapshot);
-      expect(model.count('Activity')).toBeGreaterThan(SAMPLE_CHECK_INS.length);
+      const snapshot = site.model.snapshot();
+      site.model.api4('Activity', 'delete', { where: [['id', '>', 0]] });
+      site.model.restore(snapshot);
+      expect(site.model.count('Activity')).toBeGreaterThan(SAMPLE_CHECK_INS.length);
     });
 
     it('starts as a fresh CiviCRM without a seed', () => {

@@ -44,3 +44,24 @@ export function realSiteHelpers(clock: Date) {
     model.api4('Activity', 'get', { select, where: [['id', '=', id]], ...extra })[0];
   return { make, checkIn, read };
 }
+
+/** The sample model the model's specs share, made afresh before each test. */
+export interface SampleModelFixture {
+  model: CiviCrmModel;
+  /** What the model reads as now; a test moves it on by assigning a later date. */
+  clock: Date;
+}
+
+/** A fresh sample model before each test, on a clock that starts at 2026-11-21 12:00 UTC. */
+export function sampleModelPerTest(): SampleModelFixture {
+  const fixture = {} as SampleModelFixture;
+  beforeEach(() => {
+    fixture.clock = new Date('2026-11-21T12:00:00Z');
+    fixture.model = createSampleModel({
+      now: () => fixture.clock,
+      secret: 'test-secret',
+      baseUrl: 'https://crm.example.org/',
+    });
+  });
+  return fixture;
+}
