@@ -10,13 +10,10 @@ import {
   type BuiltPerson,
   type BuiltSite,
   buildSite,
-  markupMark,
-  ORDINARY_WRITING,
-  planSite,
   type SiteGroups,
   siteApi,
-  varietySeed,
 } from './site-variety';
+import { markupMark, ORDINARY_WRITING, planSite, varietySeed } from './site-variety-plan';
 import {
   encodedInJson,
   foreignMarks,

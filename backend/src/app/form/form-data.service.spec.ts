@@ -3,7 +3,7 @@ import { checkInRecord } from '../check-ins/testing/check-in-record';
 import type { CheckInRead, CrmCheckInsGateway } from '../crm/check-ins.gateway';
 import type { CrmContactsGateway } from '../crm/contacts.gateway';
 import type { SiteMetadataCache } from '../crm/site-metadata.cache';
-import type { FieldConfig } from '../fields/field-config';
+import type { FieldConfig } from '@checkin/contract';
 import { FormDataService } from './form-data.service';
 
 const ORG_ID = 20;
