@@ -8,7 +8,6 @@ import {
   ACTIVITY_CUSTOM_GROUP,
   CONTACT_CUSTOM_GROUP,
 } from '../src/app/crm/crm-names';
-import { PREFILL_FIRST_SLICE } from '../src/app/form/form-data.service';
 import {
   createDemoModel,
   DEMO_CURRENT_STAGE,
@@ -24,7 +23,7 @@ import {
   OTHER_ORG_ID,
   STAFF_CONTACT_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { SECTIONS } from '../src/app/fields/field-config';
+import { ACTIVITY_FIELDS, SECTIONS } from '../src/app/fields/field-config';
 import { UPLOAD_LIMITS } from '../src/app/check-ins/upload-policy';
 import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
@@ -49,6 +48,15 @@ const PLAN = 'Business_plan';
 const FEASIBILITY_STUDY = `${ACTIVITY_CUSTOM_GROUP}.${FEASIBILITY}`;
 const BUSINESS_PLAN = `${ACTIVITY_CUSTOM_GROUP}.${PLAN}`;
 const CLEARED_FIELDS = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;
+/** The form's reads: the identity, the organization, the stage, and one per prefilled check-in field. */
+const FORM_READS = [
+  'Contact.get',
+  'Contact.get',
+  'Activity.get',
+  ...ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled).map(() => 'Activity.get'),
+].sort();
+/** More check-ins than the form read in its first slice when it read the newest ones first. */
+const LONG_HISTORY = 30;
 
 /** The custom-field columns a read selected (file names' joins left out). */
 function customColumns(call: RecordedCall | undefined): string[] {
@@ -58,10 +66,6 @@ function customColumns(call: RecordedCall | undefined): string[] {
       (column) => /^[A-Za-z_]+\.[A-Za-z_0-9]+$/.test(column) && column.startsWith(ACTIVITY_CUSTOM_GROUP),
     )
     .sort();
-}
-
-function olderCheckInsRead(call: RecordedCall): boolean {
-  return name(call) === 'Activity.get' && JSON.stringify(call.params['where']).includes('"OR"');
 }
 
 describe('GET /api/data', () => {
@@ -241,18 +245,8 @@ describe('GET /api/data', () => {
 
       const [first, ...others] = service.emulator.calls;
       const together = [first!, ...others.filter((call) => call.at - first!.at < ROUND_TRIP_MS / 2)];
-      expect(together.map(name).sort()).toEqual([
-        'Activity.get',
-        'Activity.get',
-        'Activity.get',
-        'Activity.get',
-        'Contact.get',
-        'Contact.get',
-      ]);
-      // After them, at most the older check-ins, for the fields the newest left unsettled.
-      expect(others.filter((call) => !together.includes(call)).map(olderCheckInsRead)).toEqual(
-        others.filter((call) => !together.includes(call)).map(() => true),
-      );
+      expect(together.map(name).sort()).toEqual(FORM_READS);
+      expect(others.filter((call) => !together.includes(call))).toEqual([]);
     });
 
     it('writes nothing', async () => {
@@ -332,16 +326,8 @@ describe('GET /api/data', () => {
         'Relationship.get',
       ]);
       const batch = calls.filter((call) => call.at === calls[0]!.at);
-      expect(batch.map(name).slice(2).sort()).toEqual([
-        'Activity.get',
-        'Activity.get',
-        'Activity.get',
-        'Activity.get',
-        'Contact.get',
-        'Contact.get',
-      ]);
-      // Only the older check-ins may follow, once the check passed.
-      expect(calls.filter((call) => !batch.includes(call)).every(olderCheckInsRead)).toBe(true);
+      expect(batch.map(name).slice(2).sort()).toEqual(FORM_READS);
+      expect(calls.filter((call) => !batch.includes(call))).toEqual([]);
       expect(payload.organization.id).toBe(DEMO_ORG_ID);
     });
 
@@ -390,56 +376,54 @@ describe('GET /api/data for a co-op with a long history', () => {
     });
   }
 
-  it('reads the newest check-ins first, then older ones only for the fields still unsettled: the same prefill as reading all', async () => {
+  it('reads each prefilled field’s newest answering or clearing check-in, its column only, in one request: the same prefill as reading all', async () => {
     const before = await formData();
     // Newer than the demo history: each gives one answer, so the older values still show.
-    for (let day = 1; day <= PREFILL_FIRST_SLICE + 5; day += 1) {
+    for (let day = 1; day <= LONG_HISTORY; day += 1) {
       recordCheckIn(`2027-01-${String(day).padStart(2, '0')} 09:00:00`, {
         [`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`]: day,
       });
     }
     service.emulator.clearCalls();
+    service.emulator.setLatency(ROUND_TRIP_MS);
 
     const after = await formData();
 
-    const newest = `2027-01-${PREFILL_FIRST_SLICE + 5} 09:00:00`;
-    expect(after.prefill).toEqual({ ...before.prefill, Steering_committee_size: PREFILL_FIRST_SLICE + 5 });
+    const newest = `2027-01-${LONG_HISTORY} 09:00:00`;
+    expect(after.prefill).toEqual({ ...before.prefill, Steering_committee_size: LONG_HISTORY });
     expect(after.lastGiven).toEqual({
       ...before.lastGiven,
       Steering_committee_size: new Date(`${newest.replace(' ', 'T')}Z`).toISOString(),
     });
-    const lists = service.emulator.callsTo('Activity', 'get').filter((call) => call.params['limit'] !== 1);
-    expect(lists).toHaveLength(2);
-    expect(lists[0]?.params['limit']).toBe(PREFILL_FIRST_SLICE);
-    // With it, per file field, the newest check-in that answered or cleared it.
-    const fileReads = service.emulator
+    expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
+    const fieldReads = service.emulator
       .callsTo('Activity', 'get')
-      .filter(
-        (call) => call.params['limit'] === 1 && JSON.stringify(call.params['where']).includes('IS NOT EMPTY'),
-      )
-      .filter((call) => !JSON.stringify(call.params['where']).includes(ACTIVITY_STAGE_FIELD));
-    expect(fileReads.map(customColumns)).toEqual([
+      .filter((call) => JSON.stringify(call.params['where']).includes('"OR"'));
+    expect(fieldReads).toHaveLength(ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled).length);
+    for (const read of fieldReads) {
+      expect(read.params['limit']).toBe(1);
+      expect(
+        customColumns(read).filter((column) => ![CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].includes(column)),
+      ).toHaveLength(1);
+    }
+    expect(fieldReads.map(customColumns)).toContainEqual(
       [FEASIBILITY_STUDY, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+    );
+    expect(fieldReads.map(customColumns)).toContainEqual(
       [BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
-    ]);
-    // The older check-ins: none of the first slice again, and no column the first slice settled.
-    expect(lists[1]?.params['limit']).toBeUndefined();
-    expect(JSON.stringify(lists[1]?.params['where'])).toContain('"OR"');
-    expect(lists[1]?.params['select']).not.toContain(`${ACTIVITY_CUSTOM_GROUP}.Steering_committee_size`);
-    expect(lists[1]?.params['select']).not.toContain(FEASIBILITY_STUDY);
-    expect(lists[1]?.at).toBeGreaterThan(lists[0]?.at ?? Infinity);
+    );
   });
 
   it('answers in one request when the newest check-ins settle every field but the files', async () => {
     const before = await formData();
-    // The newest clears every answer but the files; the files are older than the first slice.
+    // The newest clears every answer but the files; the files are older than many check-ins.
     const unsettled = Object.keys(before.prefill).filter(
       (field) => before.lastGiven?.[field] !== undefined && ![FEASIBILITY, PLAN].includes(field),
     );
-    for (let day = 1; day <= PREFILL_FIRST_SLICE; day += 1) {
+    for (let day = 1; day <= LONG_HISTORY; day += 1) {
       recordCheckIn(
         `2027-02-${String(day).padStart(2, '0')} 09:00:00`,
-        day === PREFILL_FIRST_SLICE ? { [CLEARED_FIELDS]: unsettled.join(',') } : {},
+        day === LONG_HISTORY ? { [CLEARED_FIELDS]: unsettled.join(',') } : {},
       );
     }
     service.emulator.clearCalls();

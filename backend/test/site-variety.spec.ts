@@ -2,7 +2,7 @@ import { CiviCrmEmulator } from '@checkin/civicrm-fake/emulator';
 import fc from 'fast-check';
 import { CiviCrmHttpClient } from '../src/app/crm/civicrm-http.client';
 import { createDemoModel } from '../src/app/crm/in-memory/demo-data';
-import { FIELD_KINDS, planSite } from './support/site-variety';
+import { FIELD_KINDS, planSite } from './support/site-variety-plan';
 import { DOCUMENTED_GROUPS, defineSiteVarietySuite } from './support/site-variety-suite';
 import { TEST_API_KEY } from './support/test-app';
 

@@ -10,13 +10,10 @@ import {
   type BuiltPerson,
   type BuiltSite,
   buildSite,
-  markupMark,
-  ORDINARY_WRITING,
-  planSite,
   type SiteGroups,
   siteApi,
-  varietySeed,
 } from './site-variety';
+import { markupMark, ORDINARY_WRITING, planSite, varietySeed } from './site-variety-plan';
 import {
   encodedInJson,
   foreignMarks,
@@ -257,25 +254,20 @@ export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
     });
 
     describe('37.2: old files in the form read (crm helper)', () => {
-      // Known defect, left open: a prefilled field that none of the newest 25 check-ins answered
-      // (a long co-op's old answers, or a field never answered) still sends a second request that
-      // reads the older check-ins (FormDataService.activityPrefill). The file prefill itself is
-      // read in the first request (form-old-files.spec.ts). `failing` turns red once it is fixed.
-      it.failing(
-        'reads the form of the long co-op, files only in its oldest check-ins, in 1 request under 100 kB',
-        async () => {
-          const visit = sweep.visits.find((candidate) =>
-            candidate.name.startsWith('GET /api/data (long'),
-          ) as Visit;
-          const data = JSON.parse(visit.body) as FormDataPayload;
-          expect(data.prefill['Feasibility_study']).toMatchObject({ id: expect.any(Number) });
-          expect(data.prefill['Business_plan']).toMatchObject({ id: expect.any(Number) });
-          expect({ requests: visit.crmRequests, underLimit: visit.crmBytes <= 100_000 }).toEqual({
-            requests: 1,
-            underLimit: true,
-          });
-        },
-      );
+      // Each prefilled field's newest answering or clearing check-in is read in the first request,
+      // however old (FormDataService.activityPrefill).
+      it('reads the form of the long co-op, files only in its oldest check-ins, in 1 request under 100 kB', async () => {
+        const visit = sweep.visits.find((candidate) =>
+          candidate.name.startsWith('GET /api/data (long'),
+        ) as Visit;
+        const data = JSON.parse(visit.body) as FormDataPayload;
+        expect(data.prefill['Feasibility_study']).toMatchObject({ id: expect.any(Number) });
+        expect(data.prefill['Business_plan']).toMatchObject({ id: expect.any(Number) });
+        expect({ requests: visit.crmRequests, underLimit: visit.crmBytes <= 100_000 }).toEqual({
+          requests: 1,
+          underLimit: true,
+        });
+      });
     });
 
     describe('37.4: a disabled configured field (crm helper)', () => {
@@ -337,9 +329,12 @@ export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
         expect(page).not.toContain('&amp;lt;');
       });
 
-      it('names the recorder of old check-ins who is in the trash', () => {
+      // docs/decisions.md, "A recorder in the trash": the same words whatever the version and the
+      // API user's permissions, never the name some of them still answer.
+      it('shows the recorder of old check-ins who is in the trash as "Contact <id>"', () => {
         const oldest = [...(report?.submissions ?? [])].sort((a, b) => a.date.localeCompare(b.date))[0];
-        expect(oldest?.recordedBy ?? '').toContain('Rétro');
+        expect(oldest?.recordedBy).toBe(`Contact ${site.trashedRecorder.personId}`);
+        expect(JSON.stringify(report)).not.toContain(site.trashedRecorder.displayName);
       });
     });
 

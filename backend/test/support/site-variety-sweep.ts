@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CrmProxy } from '../../bench/support/crm-proxy';
 import type { RunningService } from './test-app';
 import { TEST_STAFF_KEY } from './test-app';
-import { type BuiltCoop, type BuiltPerson, type BuiltSite, markupMark } from './site-variety';
+import { type BuiltCoop, type BuiltPerson, type BuiltSite } from './site-variety';
+import { markupMark } from './site-variety-plan';
 
 /**
  * Every owner and staff route and rendered page of the service over a built site shape

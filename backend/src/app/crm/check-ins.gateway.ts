@@ -123,7 +123,7 @@ export class CrmCheckInsGateway {
         values: valuesOf(readers, row),
         cleared: clearedNamesOf(row[CLEARED_FIELDS_FIELD]),
         subject: textOrNull(row['subject']),
-        recordedBy: textOrNull(row[RECORDER_NAME]),
+        recordedBy: read.recorder ? recorderOf(row) : null,
         position: { crmDate: String(row['activity_date_time']), id },
       };
     });
@@ -231,9 +231,12 @@ export class CrmCheckInsGateway {
   }
 }
 
-/** Who recorded a check-in: the display name of its source contact. */
+/** Who recorded a check-in: the display name of its source contact, and whether it is in the trash. */
 const RECORDER_NAME = 'recorder.display_name';
-const RECORDER_COLUMNS = ['subject', RECORDER_NAME];
+const RECORDER_TRASHED = 'recorder.is_deleted';
+/** The source contact's id, from ActivityContact alone: answered even when the contact is not. */
+const RECORDER_ID = 'source_contact_id';
+const RECORDER_COLUMNS = ['subject', RECORDER_NAME, RECORDER_TRASHED, RECORDER_ID];
 /**
  * The source contact through an explicit join: `source_contact_id.display_name` is silently
  * dropped by CiviCRM (source_contact_id is a virtual field on Activity).
@@ -248,17 +251,17 @@ const RECORDER_JOIN = [
 
 /**
  * The check-ins that gave the field a value or cleared it: its column not empty, or its name in
- * the stored cleared list (check-in-values.ts: names joined by commas). `_` matches any one
- * character in LIKE, so a longer list may match a name that differs there: the reader checks the
- * list exactly (clearedNamesOf), and such a check-in settles nothing.
+ * the stored cleared list (check-in-values.ts: names joined by commas). The name's `_` (and any
+ * `%` or `\`) is escaped, so LIKE matches it as written, never a longer list's other name that
+ * differs there (both supported CiviCRM versions pass the backslash through to MySQL's LIKE).
  */
 function answeredOrClearedCondition(field: FieldConfig): Api4Condition {
-  const name = field.name;
+  const name = likeLiteral(field.name);
   return [
     'OR',
     [
       [crmNameOf(field), 'IS NOT EMPTY'],
-      [CLEARED_FIELDS_FIELD, '=', name],
+      [CLEARED_FIELDS_FIELD, '=', field.name],
       [CLEARED_FIELDS_FIELD, 'LIKE', `${name},%`],
       [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name}`],
       [CLEARED_FIELDS_FIELD, 'LIKE', `%,${name},%`],
@@ -266,18 +269,43 @@ function answeredOrClearedCondition(field: FieldConfig): Api4Condition {
   ];
 }
 
+/** Text that a LIKE pattern matches as written: its wildcards and the escape character escaped. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
 function checkInShape(read: CheckInRead): RowShape {
   return {
     id: 'id',
     activity_date_time: 'string?',
     ...(read.cleared ? { [CLEARED_FIELDS_FIELD]: 'string?' } : {}),
-    ...(read.recorder ? { subject: 'string?', [RECORDER_NAME]: 'string?' } : {}),
+    ...(read.recorder
+      ? {
+          subject: 'string?',
+          [RECORDER_NAME]: 'string?',
+          [RECORDER_TRASHED]: 'boolean?',
+          [RECORDER_ID]: 'number?',
+        }
+      : {}),
   };
 }
 
 /** A Stage column as the CRM answers it: empty means no stage. */
 function stageValueOf(value: unknown): string | null {
   return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+/**
+ * The recorder as the staff report names them (docs/decisions.md, "A recorder in the trash"): the
+ * name of a contact in the CRM; for one in the trash, "Contact <id>" whatever the CiviCRM version
+ * and the API user's permissions (5.81, and 6.14 for a user with "access deleted contacts", answer
+ * the trashed contact's name; 6.14 for the documented API user answers nothing of it).
+ */
+function recorderOf(row: CrmRow): string | null {
+  const name = textOrNull(row[RECORDER_NAME]);
+  if (name !== null && row[RECORDER_TRASHED] !== true) return name;
+  const id = row[RECORDER_ID];
+  return id === null || id === undefined ? null : `Contact ${String(id)}`;
 }
 
 function textOrNull(value: unknown): string | null {

@@ -4,10 +4,11 @@ import { isPhpJsonReadable, unreadableCall } from './php-json';
 
 /**
  * More than any route reads at once (the form with a new link: the checksum check, the
- * relationships, five reads, one per file field and the schema when cold): a batch holds one
- * request's reads only, so the bound no longer spreads a crowd, it only caps one request.
+ * relationships, five reads, one per prefilled check-in field (38) and the schema when cold): a
+ * batch holds one request's reads only, so the bound no longer spreads a crowd, it only caps one
+ * request.
  */
-export const MAX_CALLS_PER_BATCH = 16;
+export const MAX_CALLS_PER_BATCH = 64;
 
 type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
 

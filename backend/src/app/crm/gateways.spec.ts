@@ -1,3 +1,4 @@
+import { ADMIN_USER, type ApiUser } from '@checkin/civicrm-fake';
 import { ACTIVITY_FIELDS } from '../fields/field-config';
 import type { NewCheckIn } from '../check-ins/check-in-record';
 import { CrmCheckInsGateway } from './check-ins.gateway';
@@ -241,6 +242,62 @@ describe('CrmCheckInsGateway', () => {
     ]);
     const checkIns = new CrmCheckInsGateway(crm, site);
     expect(await malformedFailure(checkIns.list(DEMO_ORG_ID, [], { cleared: true }))).toBe('malformed');
+  });
+
+  describe('a recorder in the trash (docs/decisions.md, "A recorder in the trash")', () => {
+    /** The documented API user's permissions (tools/civicrm/api-user-permissions.txt): no "access deleted contacts". */
+    const documentedUser: ApiUser = {
+      contactId: null,
+      permissions: ['access CiviCRM', 'edit all contacts', 'access all custom data', 'view all activities'],
+    };
+
+    it.each([
+      ['6.14', ADMIN_USER],
+      ['6.14', documentedUser],
+      ['5.81', ADMIN_USER],
+      ['5.81', documentedUser],
+    ] as const)(
+      'shows "Contact <id>" on %s for %j, and the name of one not in the trash',
+      async (version, user) => {
+        const model = createDemoModel({ civicrmVersion: version });
+        const recorder = (firstName: string): number =>
+          Number(
+            model.api4('Contact', 'create', {
+              values: { contact_type: 'Individual', first_name: firstName, last_name: 'Recorder' },
+            })[0]?.['id'],
+          );
+        const [kept, trashed] = [recorder('Kept'), recorder('Trashed')];
+        for (const [source, at] of [
+          [kept, '2030-01-01 10:00:00'],
+          [trashed, '2030-01-02 10:00:00'],
+        ] as const) {
+          await new CrmCheckInsGateway(new InMemoryCrmClient(model), site).createCheckIn({
+            ...newCheckIn(`recorder-${source}`),
+            personId: source,
+            at,
+          });
+        }
+        model.api4('Contact', 'delete', { where: [['id', '=', trashed]], useTrash: true });
+        const asUser = new InMemoryCrmClient(model);
+        const crm: CrmClient = {
+          ...asUser,
+          api4: <T extends CrmRow>(entity: string, action: string, params?: Api4Params) =>
+            Promise.resolve(model.api4(entity, action, params, { user }) as T[]),
+          batch: (calls) => batchOneByOne(crm, calls),
+          api3: asUser.api3.bind(asUser),
+          createFile: asUser.createFile.bind(asUser),
+          fileBaseUrl: asUser.fileBaseUrl,
+          checksumShape: asUser.checksumShape,
+        };
+
+        const [newest, older] = await new CrmCheckInsGateway(crm, site).list(DEMO_ORG_ID, [], {
+          recorder: true,
+          limit: 2,
+        });
+
+        expect([newest?.recordedBy, older?.recordedBy]).toEqual([`Contact ${trashed}`, 'Kept Recorder']);
+      },
+    );
   });
 
   it('refuses an Activity.create answer without an id', async () => {

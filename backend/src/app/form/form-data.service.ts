@@ -18,16 +18,8 @@ import { ACTIVITY_FIELDS, ALL_FIELDS, CONTACT_FIELDS, SECTIONS } from '../fields
 import { UPLOAD_LIMITS } from '../check-ins/upload-policy';
 import { type ActivityPrefill, ActivityPrefillBuilder } from './prefill';
 
-/**
- * Check-ins the form reads with its other reads: enough to settle every prefilled field for most
- * co-ops, few enough that the answer stays small (docs/performance.md, "Bounded answers").
- */
-export const PREFILL_FIRST_SLICE = 25;
-
 /** The activity-bound fields the form prefills: the others need no column. */
 const PREFILLED_ACTIVITY_FIELDS = ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled);
-
-const PREFILLED_FILE_FIELDS = PREFILLED_ACTIVITY_FIELDS.filter((field) => field.type === 'file');
 
 /**
  * GET /api/data. Every read needs only the authorized ids, so they go out together in one
@@ -50,35 +42,26 @@ export class FormDataService {
     { contactId, orgId }: OwnerAccess,
     authorized: Promise<void> = Promise.resolve(),
   ): Promise<FormDataPayload> {
-    const [
-      contact,
-      organization,
-      checkins,
-      stageValue,
-      { options, stages },
-      valueFormat,
-      inactive,
-      ...newestFiles
-    ] = await Promise.all([
-      this.identity(contactId),
-      this.contacts.readOrganization(orgId, CONTACT_FIELDS),
-      this.checkIns.list(orgId, PREFILLED_ACTIVITY_FIELDS, { cleared: true, limit: PREFILL_FIRST_SLICE }),
-      this.checkIns.currentStageValue(orgId),
-      this.metadata.options(ALL_FIELDS),
-      this.metadata.valueFormat(),
-      this.metadata.inactive(ALL_FIELDS),
-      // Per file field, the newest check-in that answered or cleared it, however old: a co-op
-      // uploads a document once in a long while (docs/performance.md, "Bounded answers").
-      ...PREFILLED_FILE_FIELDS.map((field) =>
-        this.checkIns.list(orgId, [field], { cleared: true, answeredOrCleared: field, limit: 1 }),
-      ),
-    ]);
+    // A field the site disabled is not offered, and its column is no longer valid in a `where`
+    // (docs/decisions.md, "Disabled fields"). Warm, the site's metadata answers at once, so the
+    // reads below still join the link check's batch.
+    const inactive = await this.metadata.inactive(ALL_FIELDS);
+    const prefilled = PREFILLED_ACTIVITY_FIELDS.filter((field) => !inactive.has(field.name));
+    const [contact, organization, stageValue, { options, stages }, valueFormat, ...newestPerField] =
+      await Promise.all([
+        this.identity(contactId),
+        this.contacts.readOrganization(orgId, CONTACT_FIELDS),
+        this.checkIns.currentStageValue(orgId),
+        this.metadata.options(ALL_FIELDS),
+        this.metadata.valueFormat(),
+        // Per prefilled field, the newest check-in that answered or cleared it, however old, with
+        // that field's column only: one request and a small answer whatever the co-op's history
+        // (docs/performance.md, "Bounded answers").
+        ...prefilled.map((field) => this.newestSettling(orgId, field)),
+      ]);
     const fromCheckIns = await this.activityPrefill(
       orgId,
-      {
-        newest: checkins,
-        newestFiles: PREFILLED_FILE_FIELDS.map((field, index) => [field, newestFiles[index] ?? []]),
-      },
+      prefilled.map((field, index) => [field, newestPerField[index] ?? []]),
       authorized,
     );
     return {
@@ -93,7 +76,6 @@ export class FormDataService {
         inactive,
       ),
       options,
-      // A field the site disabled is not offered (docs/decisions.md, "Disabled fields").
       sections: SECTIONS.map((section) => ({
         ...section,
         fields: section.fields.filter((field) => !inactive.has(field.name)),
@@ -104,41 +86,41 @@ export class FormDataService {
     };
   }
 
+  /** The newest check-in that answered or cleared the field (none: no check-in ever did). */
+  private newestSettling(orgId: number, field: FieldConfig): Promise<CheckInRecord[]> {
+    return this.checkIns.list(orgId, [field], { cleared: true, answeredOrCleared: field, limit: 1 });
+  }
+
   /**
-   * The newest value of each prefilled field (prefill.ts), read without every check-in's every
-   * column: the newest slice comes with the form's other reads, and with it, per file field, the
-   * newest check-in that answered or cleared it. Only when the slice leaves another field
-   * unsettled and there are older check-ins, those are read, with the unsettled fields' columns
-   * only. Same answer as reading them all.
+   * The newest value of each prefilled field (prefill.ts) from each field's own read: the newest
+   * check-in that answered or cleared it settles it, so the answer is the same as reading every
+   * check-in. Only a check-in the CRM found but that settles nothing (a column CiviCRM counts as
+   * not empty that reads as no answer) leaves its field to a second read, of the check-ins older
+   * than it, with those fields' columns only.
    */
   private async activityPrefill(
     orgId: number,
-    {
-      newest,
-      newestFiles,
-    }: {
-      newest: readonly CheckInRecord[];
-      newestFiles: ReadonlyArray<readonly [FieldConfig, readonly CheckInRecord[]]>;
-    },
+    newestPerField: ReadonlyArray<readonly [FieldConfig, readonly CheckInRecord[]]>,
     authorized: Promise<void>,
   ): Promise<ActivityPrefill> {
     const prefill = new ActivityPrefillBuilder();
-    prefill.add(newest);
-    const settledByTheirOwnRead = new Set<string>();
-    for (const [field, found] of newestFiles) {
-      prefill.add(found, new Set([field.name]));
-      // None found: no check-in ever answered it. One found that settles nothing (a cleared list
-      // LIKE matched loosely) leaves the field to the older read.
-      if (found.length === 0 || prefill.isSettled(field.name)) settledByTheirOwnRead.add(field.name);
+    const unsettled: Array<{ field: FieldConfig; found: CheckInRecord }> = [];
+    for (const [field, [found]] of newestPerField) {
+      if (!found) continue;
+      prefill.add([found], new Set([field.name]));
+      if (!prefill.isSettled(field.name)) unsettled.push({ field, found });
     }
-    const unsettled = PREFILLED_ACTIVITY_FIELDS.filter(
-      (field) => !prefill.isSettled(field.name) && !settledByTheirOwnRead.has(field.name),
-    );
-    const oldest = newest.at(-1);
-    if (newest.length === PREFILL_FIRST_SLICE && unsettled.length > 0 && oldest) {
+    if (unsettled.length > 0) {
+      // Every check-in newer than a field's found one neither answered nor cleared it, so the
+      // newest of the found ones bounds the read for all of them.
+      const newest = unsettled.map(({ found }) => found).reduce((a, b) => (isNewer(a, b) ? a : b));
       await authorized;
-      const older = await this.checkIns.list(orgId, unsettled, { cleared: true, olderThan: oldest.position });
-      prefill.add(older);
+      const older = await this.checkIns.list(
+        orgId,
+        unsettled.map(({ field }) => field),
+        { cleared: true, olderThan: newest.position },
+      );
+      prefill.add(older, new Set(unsettled.map(({ field }) => field.name)));
     }
     return prefill.result();
   }
@@ -150,6 +132,12 @@ export class FormDataService {
     if (!person) throw Errors.notFound('Your contact record is no longer in our records.');
     return { id: contactId, first_name: person.firstName, last_name: person.lastName, email: person.email };
   }
+}
+
+/** Whether `a` comes before `b` in the check-in list's order (date, then id, newest first). */
+function isNewer(a: CheckInRecord, b: CheckInRecord): boolean {
+  const byDate = a.position.crmDate.localeCompare(b.position.crmDate);
+  return byDate === 0 ? a.position.id > b.position.id : byDate > 0;
 }
 
 function withoutFields(values: FieldValues, left: ReadonlySet<string>): FieldValues {

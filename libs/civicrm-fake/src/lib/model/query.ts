@@ -123,11 +123,17 @@ export class QueryEngine {
         if (bridge !== 'ActivityContact' || def.name !== 'Activity' || target.name !== 'Contact') {
           return fail(`Bridge ${bridge} cannot join ${target.name} to ${def.name}`);
         }
+        // 6.14 applies Contact's ACL to the joined contact: without "access deleted contacts" a
+        // contact in the trash is not joined (its fields answer null); 5.81 joins it for any user.
+        const hidesTrashed = this.store.is614 && !this.store.hasPermission('access deleted contacts');
         return {
           alias,
           def: ACTIVITY_CONTACT_DEF,
           kind,
-          candidates: (row) => this.catalog.activityContacts(row),
+          candidates: (row) =>
+            this.catalog
+              .activityContacts(row)
+              .filter((contact) => !(hidesTrashed && contact.fields['is_deleted'] === true)),
           conditions: rest,
         };
       }
