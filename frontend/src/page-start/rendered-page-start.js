@@ -18,17 +18,7 @@
  */
 (function () {
   var LATER_CODE_ELEMENT_ID = 'checkin-later-code';
-  var OWNER_ACTIONS = [
-    'pointerdown',
-    'touchstart',
-    'mousedown',
-    'keydown',
-    'focusin',
-    'click',
-    'input',
-    'change',
-    'submit',
-  ];
+  var OWNER_ACTIONS = 'pointerdown touchstart mousedown keydown focusin click input change submit'.split(' ');
   var pageStart = { ownerActed: false, releaseSubmit: releaseSubmit };
   window.__checkinPageStart = pageStart;
 
