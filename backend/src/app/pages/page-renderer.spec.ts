@@ -59,8 +59,8 @@ describe("an owner page's entry, after its first paint", () => {
       document:
         '<head><title>t</title><script>(function () {})();</script></head><body><app-root></app-root></body>',
       entryCode:
-        '<link rel="modulepreload" href="chunk-A.js" integrity="sha384-a">' +
-        '<script src="main-AB12.js" type="module" crossorigin="anonymous" integrity="sha384-m"></script>',
+        '<link rel="modulepreload" href="/chunk-A.js" integrity="sha384-a">' +
+        '<script src="/main-AB12.js" type="module" crossorigin="anonymous" integrity="sha384-m"></script>',
     });
   });
 

@@ -66,6 +66,8 @@ export const RENDERED_PAGE_START_FILE = 'rendered-page-start.js';
 /** The app's entry script and the module preloads the builder writes for it. */
 const ENTRY_SCRIPT = /<script src="main-[\w-]*\.js"[^>]*><\/script>/;
 const ENTRY_PRELOADS = /<link rel="modulepreload"[^>]*>/g;
+/** A built file named relative to the page (`href="chunk-A.js"`, `src="main-B.js"`). */
+const BUILT_FILE_ADDRESS = /(\s(?:href|src)=")([\w.-]+\.js")/g;
 
 /**
  * An owner page's template with its entry script (main.js) and that script's module preloads
@@ -86,7 +88,8 @@ export function withEntryAfterPaint(
   const withStart = `${document.slice(0, headEnd)}<script>${startSource.trim()}</script>${document.slice(headEnd)}`;
   return {
     document: withStart.replace(ENTRY_SCRIPT, '').replace(ENTRY_PRELOADS, ''),
-    entryCode: `${preloads.join('')}${entryScript}`,
+    // From the site's root, as the page's own chunks are named in the template (`static-site.ts`).
+    entryCode: `${preloads.join('')}${entryScript}`.replace(BUILT_FILE_ADDRESS, '$1/$2'),
   };
 }
 
