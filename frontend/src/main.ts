@@ -3,12 +3,12 @@ import { STAFF_PAGE_PATH } from '@checkin/contract';
 import {
   afterLoad,
   hasSavedDraft,
-  holdNativeSubmit,
   isServerRendered,
   localStorageOrNull,
   moveStaffKeyOutOfAddress,
   ownerActedBefore,
   preloadLaterCode,
+  renderedPageStart,
   startWhenOwnerActs,
 } from './page-start/page-start';
 
@@ -26,9 +26,10 @@ const start = (onStable: () => void): void => {
 if (!serverRendered) {
   start(() => undefined);
 } else {
-  // What the owner types or sends before the app runs is kept and handed over to it.
+  // What the owner types or sends before the app runs is kept and handed over to it; the form's
+  // native submission stays held (by the page's inline start) until then.
   const restoreEarlyInput = keepEarlyInput(document);
-  const releaseSubmit = holdNativeSubmit(document);
+  const releaseSubmit = (): void => renderedPageStart(window)?.releaseSubmit();
   let started = false;
   const startOnce = (): void => {
     if (started) return;

@@ -26,7 +26,7 @@
  *
  * 4. Preloads the app's start in index.html (`withBootPreloads`).
  *
- * `precompressDirectory`, `pageChunks`, `withBootPreloads` and `inlineEarlyScript` are exported for tests.
+ * `precompressDirectory`, `pageEntryPoints`, `pageChunks`, `withBootPreloads` and `inlineEarlyScript` are exported for tests.
  */
 import {
   existsSync,
@@ -39,7 +39,7 @@ import {
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Files worth compressing; images other than SVG and fonts are compressed already. */
@@ -58,12 +58,18 @@ export const COMPRESSIBLE = new Set([
 ]);
 export const PAGE_CHUNKS_FILE = 'page-chunks.json';
 
-/** Each page route's component, as app.routes.ts loads it. A rename fails the build here. */
-const PAGE_ENTRY_POINTS = {
-  '/': 'frontend/src/app/form/form-page.ts',
-  '/report': 'frontend/src/app/report/report-page.ts',
-  '/staff': 'frontend/src/app/staff/staff-page.ts',
-};
+/** The one page list (libs/contract/src/lib/pages.ts): JSON, so this script reads it as the apps do. */
+const PAGE_LIST = fileURLToPath(new URL('../../libs/contract/src/lib/pages.json', import.meta.url));
+
+/**
+ * Each page route's component, as app.routes.ts loads it: `frontend/src/app/<name>/<name>-page.ts`
+ * for every page of the list. A page without that file fails the build here (`pageChunks`).
+ */
+export function pageEntryPoints(pages = JSON.parse(readFileSync(PAGE_LIST, 'utf8'))) {
+  return Object.fromEntries(
+    pages.map(({ name, path }) => [path, `frontend/src/app/${name}/${name}-page.ts`]),
+  );
+}
 
 function filesUnder(directory) {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -122,7 +128,7 @@ const BOOT_ENTRY_POINT = 'frontend/src/page-start/boot.ts';
 export function pageChunks(
   metafile,
   browserDirectory,
-  entryPoints = PAGE_ENTRY_POINTS,
+  entryPoints = pageEntryPoints(),
   bootEntryPoint = BOOT_ENTRY_POINT,
 ) {
   // The Angular builder writes output paths relative to the browser folder.

@@ -2,7 +2,6 @@ import { FORM_ID, LATER_CODE_ELEMENT_ID, STAFF_KEY_STORAGE_ITEM } from '@checkin
 import {
   afterLoad,
   hasSavedDraft,
-  holdNativeSubmit,
   isServerRendered,
   moveStaffKeyOutOfAddress,
   OWNER_ACTIONS,
@@ -83,31 +82,6 @@ describe('page start', () => {
     const page = newPage('<p>page</p>');
     preloadLaterCode(page);
     expect(page.head.querySelectorAll('link')).toHaveLength(0);
-  });
-
-  it("holds the form's native submission and Enter in a field until released, not Enter elsewhere", () => {
-    const page = newPage(
-      '<form><input id="text"><input id="file" type="file"><textarea id="notes"></textarea><button id="send">Send</button></form>',
-    );
-    const release = holdNativeSubmit(page);
-    const submit = new Event('submit', { bubbles: true, cancelable: true });
-    page.querySelector('form')!.dispatchEvent(submit);
-    expect(submit.defaultPrevented).toBe(true);
-    const enterIn = (id: string): boolean => {
-      const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
-      page.getElementById(id)!.dispatchEvent(enter);
-      return enter.defaultPrevented;
-    };
-    expect(enterIn('text')).toBe(true);
-    // A file input's Enter opens its picker; a text area's is a new line; a button's is a press.
-    expect(enterIn('file')).toBe(false);
-    expect(enterIn('notes')).toBe(false);
-    expect(enterIn('send')).toBe(false);
-    release();
-    const later = new Event('submit', { bubbles: true, cancelable: true });
-    page.querySelector('form')!.dispatchEvent(later);
-    expect(later.defaultPrevented).toBe(false);
-    expect(enterIn('text')).toBe(false);
   });
 
   it("knows a saved draft of the form by its key, whoever's it is", () => {

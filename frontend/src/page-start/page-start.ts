@@ -1,5 +1,4 @@
 import { FORM_ID, LATER_CODE_ELEMENT_ID, STAFF_KEY_STORAGE_ITEM, STAFF_PAGE_PATH } from '@checkin/contract';
-import { keepsEnterInField } from '../app/form/enter-in-field';
 import { earlyCapturedEvents } from './early-input';
 
 /**
@@ -38,11 +37,12 @@ export function isServerRendered(document: Pick<Document, 'querySelector'>): boo
 }
 
 /**
- * True when the owner already acted before this code ran (on a slow line main.js can arrive after
- * the first tap): Angular's early event capture holds their clicks or typing, or a field has the
- * focus.
+ * True when the owner already acted before this code ran (main.js is fetched once the page has
+ * been painted, or at the owner's first action): the page's inline start saw the action, Angular's
+ * early event capture holds their clicks or typing, or a field has the focus.
  */
 export function ownerActedBefore(window: Window): boolean {
+  if (renderedPageStart(window)?.ownerActed === true) return true;
   if (earlyCapturedEvents(window).length > 0) return true;
   const focused = window.document.activeElement;
   return focused !== null && focused !== window.document.body && focused !== window.document.documentElement;
@@ -60,7 +60,9 @@ export function startWhenOwnerActs(document: Document, start: () => void): void 
 /**
  * Puts the page's code preloads (`<template id="checkin-later-code">`, inert until now: a
  * template's links are neither fetched nor scanned) into the head, so the browser fetches and
- * compiles the code without running it. Safe to call more than once.
+ * compiles the code without running it. On a rendered owner page the page's inline start
+ * (rendered-page-start.js) has already moved them, with main.js; the staff page's are moved here.
+ * Safe to call more than once.
  */
 export function preloadLaterCode(document: Document): void {
   const template = document.getElementById(LATER_CODE_ELEMENT_ID);
@@ -70,23 +72,19 @@ export function preloadLaterCode(document: Document): void {
 }
 
 /**
- * Until the app runs, a form's native submission (the "Send" button, or Enter in a field) would
- * navigate away with the answers in the address and the owner's link gone. This stops it, and
- * Enter in a field, as the form does once it runs (check-in-editor.ts, keepEnterInField); the
- * submit itself is still queued by Angular's early event capture and replayed once the page is
- * hydrated. Returns the function that stops holding.
+ * What the inline script of a rendered owner page (rendered-page-start.js) leaves for the app:
+ * whether the owner's action is what loaded the app's code, and the release of its hold on the
+ * form's native submission.
  */
-export function holdNativeSubmit(document: Document): () => void {
-  const onSubmit = (event: Event): void => event.preventDefault();
-  const onEnter = (event: KeyboardEvent): void => {
-    if (event.key === 'Enter' && keepsEnterInField(event.target)) event.preventDefault();
-  };
-  document.addEventListener('submit', onSubmit, true);
-  document.addEventListener('keydown', onEnter, true);
-  return () => {
-    document.removeEventListener('submit', onSubmit, true);
-    document.removeEventListener('keydown', onEnter, true);
-  };
+export interface RenderedPageStart {
+  ownerActed: boolean;
+  releaseSubmit(): void;
+}
+
+/** The rendered page's inline start (absent on the staff page and on a browser-rendered page). */
+export function renderedPageStart(window: Window): RenderedPageStart | null {
+  const found = (window as Window & { __checkinPageStart?: RenderedPageStart }).__checkinPageStart;
+  return found ?? null;
 }
 
 /** True when this browser keeps a draft of the form (which only the running app can offer). */

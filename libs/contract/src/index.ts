@@ -7,6 +7,7 @@ export * from './lib/value-limits';
 export * from './lib/field-values';
 export * from './lib/owner-text';
 
+export * from './lib/pages';
 export * from './lib/preload';
 export * from './lib/crm-local-time';
 export * from './lib/bounded-cache';

@@ -4,6 +4,7 @@ import {
   ownerLinkFromQuery,
   type OwnerLinkParams,
   type PageDataAnswer,
+  pageAt,
   pageDataUrl,
   STAFF_PAGE_PATH,
   staffLinkFromQuery,
@@ -22,6 +23,23 @@ import { ReportService } from '../report/report.service';
 import { StaffKeyGuard } from '../auth/secret-key.guard';
 import { parseOrgId } from '../staff-report/staff-report.controller';
 import { StaffReportService } from '../staff-report/staff-report.service';
+
+interface OwnerPageServices {
+  access: OwnerAccessService;
+  formData: FormDataService;
+  reports: ReportService;
+}
+
+/**
+ * Each owner page's read, by the page's name (`PAGES`, @checkin/contract): its data route's own,
+ * which the controllers export. page-table.spec.ts checks that every owner page has one.
+ */
+export const OWNER_PAGE_READS: Readonly<
+  Record<string, (services: OwnerPageServices, link: OwnerLinkParams, address: string) => Promise<unknown>>
+> = {
+  form: ({ access, formData }, link, address) => readFormData(access, formData, link, address),
+  report: ({ access, reports }, link, address) => readReport(access, reports, link, address),
+};
 
 /** The first data of the page at `pathname`, or null when the page has none (no link). */
 export type PageDataReader = (
@@ -85,20 +103,16 @@ export function renderedPageData(app: INestApplicationContext): PageDataReader {
   };
   const choicesAnswer = (link: OwnerLinkParams, request: Request): Promise<PageDataAnswer> =>
     answerOf(organizationChoicesUrl(link), request, () => choices.choicesFor(link, clientAddress(request)));
-  // Each owner page's read is its data route's own (the controllers export them).
-  const reads: Readonly<Record<string, (link: OwnerLinkParams, address: string) => Promise<unknown>>> = {
-    '/': (link, address) => readFormData(access, formData, link, address),
-    '/report': (link, address) => readReport(access, reports, link, address),
-  };
+  const services: OwnerPageServices = { access, formData, reports };
   return async (pathname, search, request) => {
     if (pathname === STAFF_PAGE_PATH) return staffPageData(search, request);
     const url = pageDataUrl(pathname, search);
     const link = ownerLinkFromQuery(new URLSearchParams(search));
-    const read = reads[pathname];
+    const read = OWNER_PAGE_READS[pageAt(pathname)?.name ?? ''];
     if (url === null || link === null || read === undefined) return null;
     try {
       // The link as the browser's data request would carry it (pageDataUrl: trimmed values).
-      return { url, status: 200, body: await read(link, clientAddress(request)) };
+      return { url, status: 200, body: await read(services, link, clientAddress(request)) };
     } catch (error: unknown) {
       const answer = errorAnswer(url, error, request);
       const code = (answer.body as { code?: string }).code;

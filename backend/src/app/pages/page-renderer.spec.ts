@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withoutStaffScripts, withStylesheetsInlined } from './page-renderer';
+import {
+  withEntryAfterPaint,
+  withLaterCode,
+  withoutStaffScripts,
+  withStylesheetsInlined,
+} from './page-renderer';
 
 describe('the rendered page template: the global stylesheet inside it', () => {
   let browserRoot: string;
@@ -40,5 +45,39 @@ describe('the rendered page template: the global stylesheet inside it', () => {
     expect(withoutStaffScripts(template)).toBe(
       '<body><app-root></app-root><script src="main-AB12.js" type="module"></script></body>',
     );
+  });
+});
+
+describe("an owner page's entry, after its first paint", () => {
+  const template =
+    '<head><title>t</title></head><body><app-root></app-root>' +
+    '<link rel="modulepreload" href="chunk-A.js" integrity="sha384-a">' +
+    '<script src="main-AB12.js" type="module" crossorigin="anonymous" integrity="sha384-m"></script></body>';
+
+  it('takes the entry script and its preloads out of the page and puts the inline start in its head', () => {
+    expect(withEntryAfterPaint(template, ' (function () {})();\n')).toEqual({
+      document:
+        '<head><title>t</title><script>(function () {})();</script></head><body><app-root></app-root></body>',
+      entryCode:
+        '<link rel="modulepreload" href="/chunk-A.js" integrity="sha384-a">' +
+        '<script src="/main-AB12.js" type="module" crossorigin="anonymous" integrity="sha384-m"></script>',
+    });
+  });
+
+  it('leaves the page as built when it links no entry or the start could close its element', () => {
+    expect(withEntryAfterPaint('<head></head><body></body>', '0;')).toBeNull();
+    expect(withEntryAfterPaint(template, 'x = "</script><script>alert(1)";')).toBeNull();
+  });
+
+  it('puts later code into the one inert template, made at the end of the head when missing', () => {
+    const page = '<html><head><title>t</title></head><body></body></html>';
+    const once = withLaterCode(page, '<script src="main-AB12.js" type="module"></script>');
+    expect(once).toBe(
+      '<html><head><title>t</title><template id="checkin-later-code"><script src="main-AB12.js" type="module"></script></template></head><body></body></html>',
+    );
+    expect(withLaterCode(once, '<link rel="modulepreload" href="/chunk-B.js">')).toBe(
+      '<html><head><title>t</title><template id="checkin-later-code"><script src="main-AB12.js" type="module"></script><link rel="modulepreload" href="/chunk-B.js"></template></head><body></body></html>',
+    );
+    expect(withLaterCode(page, '')).toBe(page);
   });
 });

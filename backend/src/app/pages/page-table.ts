@@ -1,24 +1,22 @@
 import {
-  PAGE_DATA_ROUTES,
   type PageDataAnswer,
+  pageAt,
   pageDataUrl,
   STAFF_PAGE_PATH,
   staffLinkFromQuery,
 } from '@checkin/contract';
 
 /**
- * The service's pages, written once (docs/architecture.md, "Pages"): which addresses are pages,
- * which the service renders with their data, which read the CRM, and the status each answers.
- * The owner pages and their data routes are `PAGE_DATA_ROUTES` (@checkin/contract), which the
- * front end builds its data requests from; the staff page is `STAFF_PAGE_PATH`. Every other
- * address that is not a built file is the app's "Page not found".
+ * The service's pages (docs/architecture.md, "Pages"): which addresses are pages, which the
+ * service renders with their data, which read the CRM, and the status each answers. The pages
+ * themselves, their addresses and data routes, are the one list `PAGES` (@checkin/contract,
+ * pages.json), which the front end's routes and the build read too. Every other address that is
+ * not a built file is the app's "Page not found".
  */
 export type PageKind = 'owner' | 'staff' | 'not-found';
 
 export function pageKind(pathname: string): PageKind {
-  if (PAGE_DATA_ROUTES.has(pathname)) return 'owner';
-  if (pathname === STAFF_PAGE_PATH) return 'staff';
-  return 'not-found';
+  return pageAt(pathname)?.audience ?? 'not-found';
 }
 
 /**

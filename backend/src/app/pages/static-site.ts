@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { LATER_CODE_ELEMENT_ID, type PageContext, type PageDataAnswer, pageDataUrl } from '@checkin/contract';
+import { type PageContext, type PageDataAnswer, pageDataUrl } from '@checkin/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import type { PageReadLimiter } from '../rate-limit/reads-throttler.guard';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { AppError } from '../errors/app-error';
 import type { PageDataReader } from './page-data';
-import type { PageRenderer } from './page-renderer';
+import { type PageRenderer, withLaterCode } from './page-renderer';
 import { isRenderedPage, pageStatus, readsData } from './page-table';
 import { refusalPage } from './refusal-page';
 
@@ -285,7 +285,7 @@ async function renderPage(
     if (request.method === 'HEAD') return void response.end();
     response.flushHeaders();
     const rendered = await render({ url: `${pathname}${search}`, nonce, pageData, context });
-    html = Buffer.from(withLaterCode(rendered, chunks), 'utf8');
+    html = Buffer.from(withLaterCode(rendered, laterCodePreloads(chunks)), 'utf8');
   } catch (error: unknown) {
     logger.error(`rendering ${pathname} failed: ${error instanceof Error ? error.message : String(error)}`);
     if (response.destroyed) return;
@@ -303,18 +303,9 @@ async function renderPage(
   response.end(coding === null ? html : compressBody(html, coding));
 }
 
-/**
- * The page's code as module preloads inside an inert `<template>` at the end of its head: a
- * rendered page is usable before any of its code runs, and the app starts when the owner acts
- * (docs/performance.md, "The app starts when the owner acts"). Preloads the browser saw at once
- * would share the phone's slow line and CPU with the page's first paint; main.ts moves them into
- * the head once the page has loaded, or at the owner's first action if that comes sooner.
- */
-export function withLaterCode(html: string, chunks: readonly string[]): string {
-  const headEnd = html.indexOf('</head>');
-  if (chunks.length === 0 || headEnd === -1) return html;
-  const links = chunks.map((chunk) => `<link rel="modulepreload" href="/${chunk}">`).join('');
-  return `${html.slice(0, headEnd)}<template id="${LATER_CODE_ELEMENT_ID}">${links}</template>${html.slice(headEnd)}`;
+/** The page's own code as module preloads, for its inert later-code template (`withLaterCode`). */
+function laterCodePreloads(chunks: readonly string[]): string {
+  return chunks.map((chunk) => `<link rel="modulepreload" href="/${chunk}">`).join('');
 }
 
 /**

@@ -1,14 +1,14 @@
+import { PAGES } from './pages';
 import type { OrganizerContact, OwnerLinkParams } from './payloads';
 
 /**
- * The data request each owner page makes first. The service names it in a `Link: rel=preload`
+ * The data request each owner page makes first (the owner pages of `PAGES`, pages.json). The service names it in a `Link: rel=preload`
  * header on the page's HTML and the browser app requests it with `fetch`: a preloaded response is
  * only reused when both ask for the very same URL, so both build it here.
  */
-export const PAGE_DATA_ROUTES: ReadonlyMap<string, string> = new Map([
-  ['/', '/api/data'],
-  ['/report', '/api/report'],
-]);
+export const PAGE_DATA_ROUTES: ReadonlyMap<string, string> = new Map(
+  PAGES.filter((page) => page.audience === 'owner').map((page) => [page.path, page.dataRoute]),
+);
 
 /**
  * The owner link read from a page's query string: null when cid or cs is missing (pages then

@@ -1,4 +1,5 @@
 /** Staff report payload types (GET /api/staff/report). */
+import { pageNamed } from './pages';
 import type { ValueFormatSettings } from './value-format-settings';
 import type { OptionMap, StageRank } from './fields';
 import type {
@@ -17,7 +18,7 @@ export const STAFF_KEY_HEADER = 'X-Staff-Key';
 export const STAFF_KEY_STORAGE_ITEM = 'checkin.staffKey';
 
 /** The staff page's own address: `/staff?orgId=O&key=K` (docs/decisions.md, "Staff page"). */
-export const STAFF_PAGE_PATH = '/staff';
+export const STAFF_PAGE_PATH = pageNamed('staff').path;
 
 /** What a staff link's query carries: the organization and the key (or a staff link token). */
 export interface StaffLinkParams {
