@@ -23,7 +23,6 @@ import {
 } from './crm-routes-site.mjs';
 import { crmTraffic } from './crm-proxy.mjs';
 
-
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -48,7 +48,8 @@ const TARGET_JOIN = [
 
 const site = benchSite({ base, port, dbPort, adminKey: apiKey });
 const { api4, batch, rowsExamined } = site;
-const createMany = (entity, valuesList, size = 100) => site.createMany(entity, valuesList, { size, parallel: 1 });
+const createMany = (entity, valuesList, size = 100) =>
+  site.createMany(entity, valuesList, { size, parallel: 1 });
 
 async function ensureActivityType() {
   const [existing] = await api4('OptionValue', 'get', {

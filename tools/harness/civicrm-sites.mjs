@@ -27,7 +27,14 @@ export function civicrmShPath() {
  * `mariadb-install-db` ran. `prepareSiteFolder` makes it world-writable and sticky like /tmp:
  * MariaDB runs as its own user, not as the suite's.
  */
-export function siteEnvironment({ base, port, dbPort = port + 6, pack, timeZone = 'UTC', adminKey = ADMIN_KEY }) {
+export function siteEnvironment({
+  base,
+  port,
+  dbPort = port + 6,
+  pack,
+  timeZone = 'UTC',
+  adminKey = ADMIN_KEY,
+}) {
   return {
     CIVICRM_BASE: base,
     TMPDIR: join(base, 'tmp'),

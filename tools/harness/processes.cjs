@@ -59,7 +59,10 @@ async function startNodeProcess({ script, args = [], env = {}, url, probeUrl = u
  * @param {Record<string, string>} env
  * @param {import('./processes.cjs').ServiceOptions} [options]
  */
-async function startBuiltServiceWith(env, { script = BUILT_SERVICE, port, readyPath = '/api/health/live', ...rest } = {}) {
+async function startBuiltServiceWith(
+  env,
+  { script = BUILT_SERVICE, port, readyPath = '/api/health/live', ...rest } = {},
+) {
   ensureBackendBuilt();
   const listenOn = port ?? (await freePort());
   const url = `http://127.0.0.1:${listenOn}`;

@@ -50,7 +50,10 @@ export declare function startBuiltServiceWith(
   env: Record<string, string>,
   options?: ServiceOptions,
 ): Promise<BuiltProcess>;
-export declare function startBuiltEmulator(apiKey: string, extraArgs?: readonly string[]): Promise<BuiltProcess>;
+export declare function startBuiltEmulator(
+  apiKey: string,
+  extraArgs?: readonly string[],
+): Promise<BuiltProcess>;
 export declare function watch(
   child: ChildProcess,
   url: string,
