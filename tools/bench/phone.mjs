@@ -50,6 +50,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.cjs';
 import { PHONE, loadOnce } from './phone-page-load.mjs';
 import {
   LARGE_HISTORY_CHECKINS,
@@ -60,16 +61,6 @@ import {
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUTPUT = join(ROOT, 'dist', 'bench', 'phone.json');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** The demo data's ids (backend/src/app/crm/in-memory/demo-data.ts) and stub mode's keys. */
 const OWNER_LINK = 'contactId=102&orgId=101&cid=102&cs=fe01ce2a7fbac8fafaed7c982a04e229_1767225600_inf';
 const PAGES = [
@@ -124,7 +115,7 @@ const median = (values) => {
 };
 
 async function measurePages(urlOf, runs, pages) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
   const results = {};
   try {
     for (const page of pages) {
@@ -148,7 +139,7 @@ async function measurePages(urlOf, runs, pages) {
 }
 
 async function lighthouseScores(url, pages) {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
   const browser = await puppeteer.connect({
     browserURL: `http://127.0.0.1:${chrome.port}`,
     defaultViewport: null,
