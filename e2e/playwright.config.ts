@@ -1,18 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tools/harness/chromium.cjs';
 
 /**
- * End-to-end suites run in Debian's Chromium (no browser download on this machine or in CI).
- * Each suite starts the servers it needs itself (see e2e/support), on free ports.
+ * End-to-end suites run in Debian's Chromium (tools/harness/chromium.cjs). Each suite starts the
+ * servers it needs itself through the harness (e2e/support, tools/harness), on free ports.
  */
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export default defineConfig({
   testDir: '.',
@@ -28,8 +20,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: chromiumArgs,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_FLAGS],
     },
     trace: 'off',
     screenshot: 'only-on-failure',

@@ -3,9 +3,9 @@ import {
   freePort,
   startBuiltEmulator,
   startBuiltServiceWith,
-} from '../../backend/test/support/built-processes';
+} from '../../tools/harness/processes.cjs';
 
-/** The browser suites' servers, started by the test harness (backend/test/support/built-processes.ts). */
+/** The browser suites' servers, started by the test harness (tools/harness/processes.cjs). */
 export type RunningProcess = BuiltProcess;
 export { freePort };
 

@@ -1,36 +1,20 @@
 /**
- * A CiviCRM site for the benches that need a real one (tools/bench/crm-routes.mjs): started by
- * ../shared/civicrm/civicrm.sh, spoken to over APIv4 (plain calls and batches), and its MariaDB
+ * A CiviCRM site for the benches that need a real one (tools/bench/crm-routes.mjs, crm-scale.mjs):
+ * started and stopped by the harness (tools/harness/civicrm-sites.mjs), spoken to over APIv4 (plain calls and batches), and its MariaDB
  * asked how many rows it examined (the Handler_read* counters, on the site's own socket).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, chmodSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { civicrmSh, siteEnvironment } from '../harness/civicrm-sites.mjs';
 
-export function benchSite({ civicrmSh, base, port, dbPort, adminKey }) {
+export function benchSite({ base, port, dbPort, adminKey }) {
   const url = `http://127.0.0.1:${port}`;
   const socket = join(base, 'run', 'mysqld.sock');
-  // MariaDB's temporary tables in the site's own folder, world-writable and sticky like /tmp
-  // (tools/civicrm/real-suite.mjs, siteEnvironment, says why).
-  const tmp = join(base, 'tmp');
-  const siteEnv = {
-    ...process.env,
-    CIVICRM_BASE: base,
-    CIVICRM_PORT: String(port),
-    CIVICRM_DB_PORT: String(dbPort),
-    CIVICRM_API_KEY: adminKey,
-    TMPDIR: tmp,
-  };
+  const siteEnv = siteEnvironment({ base, port, dbPort, adminKey });
 
+  /** `civicrm.sh <command>` (start, stop, reset) for this site, its output shown. */
   function civicrm(command) {
-    mkdirSync(tmp, { recursive: true });
-    chmodSync(tmp, 0o1777);
-    const result = spawnSync('bash', [civicrmSh, command], {
-      stdio: 'inherit',
-      env: siteEnv,
-      timeout: 900_000,
-    });
-    if (result.status !== 0) throw new Error(`civicrm.sh ${command} failed`);
+    if (!civicrmSh(command, siteEnv, { capture: false }).ok) throw new Error(`civicrm.sh ${command} failed`);
   }
 
   async function post(path, fields, key = adminKey) {

@@ -19,22 +19,18 @@
  * CiviCRM's own start-up per check-in the co-op holds, target ≤ 5) and prints a table; the
  * figures go to docs/performance.md with the machine's load (printed too).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rowsExaminedOn } from './civicrm-bench-site.mjs';
+import { benchSite } from './civicrm-bench-site.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const env = process.env;
-const civicrmSh = env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh');
 const base = env.CIVICRM_BASE ?? '/tmp/checkin-bench-civicrm';
 const port = Number(env.CIVICRM_PORT ?? 8790);
 const dbPort = Number(env.CIVICRM_DB_PORT ?? port + 6);
 const apiKey = env.CIVICRM_API_KEY ?? 'civi-test-apikey-0123456789';
-const baseUrl = `http://127.0.0.1:${port}`;
-const socket = join(base, 'run', 'mysqld.sock');
 
 const ORGANIZATIONS = Number(env.BENCH_ORGANIZATIONS ?? 301);
 const CHECKINS_PER_ORG = Number(env.BENCH_CHECKINS_PER_ORG ?? 40);
@@ -50,40 +46,10 @@ const TARGET_JOIN = [
   ['tgt.record_type_id:name', '=', '"Activity Targets"'],
 ];
 
-async function post(path, fields) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'X-Civi-Auth': `Bearer ${apiKey}`, 'X-Requested-With': 'XMLHttpRequest' },
-    body: new URLSearchParams(fields),
-  });
-  const text = await response.text();
-  return { status: response.status, bytes: Buffer.byteLength(text), body: JSON.parse(text) };
-}
-
-async function api4(entity, action, params = {}) {
-  const answer = await post(`/civicrm/ajax/api4/${entity}/${action}`, { params: JSON.stringify(params) });
-  if (answer.status !== 200)
-    throw new Error(`${entity}.${action}: HTTP ${answer.status} ${answer.body.error_message}`);
-  return answer.body.values;
-}
-
-async function batch(calls) {
-  const answer = await post('/civicrm/ajax/api4', { calls: JSON.stringify(calls) });
-  for (const [name, result] of Object.entries(answer.body)) {
-    if (!Array.isArray(result.values)) throw new Error(`batch ${name}: ${result.error_message}`);
-  }
-  return answer;
-}
-
-const rowsExamined = () => rowsExaminedOn(socket);
-
-function startSite() {
-  const result = spawnSync(civicrmSh, ['start'], {
-    stdio: 'inherit',
-    env: { ...env, CIVICRM_BASE: base, CIVICRM_PORT: String(port), CIVICRM_DB_PORT: String(dbPort) },
-  });
-  if (result.status !== 0) throw new Error('civicrm.sh start failed');
-}
+const site = benchSite({ base, port, dbPort, adminKey: apiKey });
+const { api4, batch, rowsExamined } = site;
+const createMany = (entity, valuesList, size = 100) =>
+  site.createMany(entity, valuesList, { size, parallel: 1 });
 
 async function ensureActivityType() {
   const [existing] = await api4('OptionValue', 'get', {
@@ -96,20 +62,6 @@ async function ensureActivityType() {
   await api4('OptionValue', 'create', {
     values: { 'option_group_id:name': 'activity_type', name: ACTIVITY_TYPE, label: ACTIVITY_TYPE },
   });
-}
-
-/** Creates in batches of `size` calls: one request each instead of one per record. */
-async function createMany(entity, valuesList, size = 100) {
-  const ids = [];
-  for (let start = 0; start < valuesList.length; start += size) {
-    const slice = valuesList.slice(start, start + size);
-    const calls = Object.fromEntries(
-      slice.map((values, index) => [`c${index}`, [entity, 'create', { values }]]),
-    );
-    const answer = await batch(calls);
-    for (let index = 0; index < slice.length; index += 1) ids.push(answer.body[`c${index}`].values[0].id);
-  }
-  return ids;
 }
 
 async function seed() {
@@ -200,7 +152,7 @@ function listParams(org, filter, extra = {}) {
 }
 
 async function main() {
-  startSite();
+  site.civicrm('start');
   const { large, typical } = await seed();
   const statusCost = (() => {
     const before = rowsExamined();
@@ -288,7 +240,7 @@ async function main() {
     },
   );
   const output = {
-    site: baseUrl,
+    site: site.url,
     seed: MARKER,
     runs: RUNS,
     machine,

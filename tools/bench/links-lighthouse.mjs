@@ -15,62 +15,19 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { createReadStream } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.cjs';
+import { startStaticServer } from '../harness/static-server.cjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUTPUT = join(ROOT, 'dist', 'bench', 'links-lighthouse.json');
 const TEMPLATES = ['editorial', 'swiss', 'cosmos'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const OTHER_HOST_ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#777"/></svg>';
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-};
-
-/** A read-only static server for the repository root on 127.0.0.1 and a free port. */
-async function serveRoot() {
-  const server = createServer(async (request, response) => {
-    try {
-      const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-      let file = normalize(join(ROOT, pathname));
-      if (file !== ROOT && !file.startsWith(ROOT + sep)) throw new Error('outside the root');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const { size } = await stat(file);
-      response.writeHead(200, {
-        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-length': size,
-      });
-      createReadStream(file).pipe(response);
-    } catch {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end('Not found');
-    }
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
-}
 
 /** A browser tab in which every request to another host gets the local icon. */
 async function openTab(browser, siteOrigin) {
@@ -96,10 +53,10 @@ function shortfalls(lhr) {
 
 /** Audits each template and returns `{ [template]: { performance, accessibility, ... } }` as 0–100 scores. */
 export async function runLinksLighthouse({ templates = TEMPLATES, output = OUTPUT } = {}) {
-  const site = await serveRoot();
+  const site = await startStaticServer(ROOT);
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    chromeFlags: CHROME_FLAGS,
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_FLAGS,
   });
   const browser = await puppeteer.connect({
     browserURL: `http://127.0.0.1:${chrome.port}`,
@@ -125,7 +82,7 @@ export async function runLinksLighthouse({ templates = TEMPLATES, output = OUTPU
   } finally {
     await browser.disconnect();
     chrome.kill();
-    site.close();
+    await site.close();
   }
   await mkdir(dirname(output), { recursive: true });
   await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);

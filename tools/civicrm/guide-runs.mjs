@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCaptured } from './processes.mjs';
+import { runCaptured } from '../harness/captured-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGuideRuns } from './guide-runs.mjs';
-import { runCaptured } from './processes.mjs';
+import { runCaptured } from '../harness/captured-run.mjs';
 import { installProduct, settingsFrom } from './product-site.mjs';
 import {
   ADMIN_KEY,
@@ -43,7 +43,7 @@ import {
   portAnswers,
   siteEnvironment,
   startSitesInBackground,
-} from './sites.mjs';
+} from '../harness/civicrm-sites.mjs';
 import { createTally } from './suite-results.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

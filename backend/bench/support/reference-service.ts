@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { type BuiltProcess, freePort, startNodeProcess } from '../../../tools/harness/processes.cjs';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/app/crm/civicrm-http.client';
-import { type BuiltProcess, freePort, watch } from '../../test/reliability/support/built-service';
 
 const SCRIPT = join(__dirname, 'reference-service.mjs');
 
@@ -23,14 +22,10 @@ export interface ReferenceServiceOptions {
 /** Starts reference-service.mjs in a process of its own and resolves once it answers. */
 export async function startReferenceService(options: ReferenceServiceOptions): Promise<BuiltProcess> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SCRIPT], {
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      // The service's connection bound (CRM_MAX_CONNECTIONS's default, which the bench keeps).
-      REFERENCE_OPTIONS: JSON.stringify({ port, connections: DEFAULT_MAX_CONNECTIONS, ...options }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startNodeProcess({
+    script: SCRIPT,
+    // The service's connection bound (CRM_MAX_CONNECTIONS's default, which the bench keeps).
+    env: { REFERENCE_OPTIONS: JSON.stringify({ port, connections: DEFAULT_MAX_CONNECTIONS, ...options }) },
+    url: `http://127.0.0.1:${port}`,
   });
-  return watch(child, url, url);
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { freePort } from './built-processes';
+import { freePort } from '../../../tools/harness/processes.cjs';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const haveRedis = existsSync(REDIS_SERVER);

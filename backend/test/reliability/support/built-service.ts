@@ -7,12 +7,12 @@ import {
   startBuiltEmulator,
   startBuiltServiceWith,
   watch,
-} from '../../support/built-processes';
+} from '../../../../tools/harness/processes.cjs';
 import { TEST_ADMIN_KEY, TEST_API_KEY, TEST_RECEIPT_KEY, TEST_STAFF_KEY } from '../../support/test-app';
 
 /**
  * The built service and the built CRM emulator as the reliability suites and the benches run them
- * (started by the harness, backend/test/support/built-processes.ts): in processes of their own,
+ * (started by the harness, tools/harness/processes.cjs): in processes of their own,
  * their CPU time and memory can be read from /proc without the test's or benchmark's own work
  * mixed in, and they run at full speed (jest runs code in a vm context that makes every global
  * lookup much slower than in an ordinary process).

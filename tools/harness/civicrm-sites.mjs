@@ -1,8 +1,8 @@
 /**
- * Real CiviCRM sites for the suites and the benches, started by civicrm.sh (CIVICRM_SH, else
+ * The test and bench harness's real CiviCRM sites, started by civicrm.sh (CIVICRM_SH, else
  * ../shared/civicrm/civicrm.sh beside the repository): their environment, started one after
- * another in the background, and stopped. Used by tools/civicrm/real-suite.mjs; the scale bench's
- * site (tools/bench/civicrm-bench-site.mjs) is started with the same environment.
+ * another in the background, and stopped. Used by tools/civicrm/real-suite.mjs and the benches'
+ * site (tools/bench/civicrm-bench-site.mjs); the built service and emulator are processes.cjs's.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,18 +21,25 @@ export function civicrmShPath() {
 }
 
 /**
- * civicrm.sh's settings for a site in `base` on `port` (MariaDB on port + 6). TMPDIR, which
+ * civicrm.sh's settings for a site in `base` on `port` (MariaDB on `dbPort`, else port + 6). TMPDIR, which
  * MariaDB takes for its temporary tables, is the site's own: with the shared /tmp, a site's
  * MariaDB crashed (signal 11, creating a temporary table) the second another site's
  * `mariadb-install-db` ran. `prepareSiteFolder` makes it world-writable and sticky like /tmp:
  * MariaDB runs as its own user, not as the suite's.
  */
-export function siteEnvironment({ base, port, pack, timeZone = 'UTC', adminKey = ADMIN_KEY }) {
+export function siteEnvironment({
+  base,
+  port,
+  dbPort = port + 6,
+  pack,
+  timeZone = 'UTC',
+  adminKey = ADMIN_KEY,
+}) {
   return {
     CIVICRM_BASE: base,
     TMPDIR: join(base, 'tmp'),
     CIVICRM_PORT: String(port),
-    CIVICRM_DB_PORT: String(port + 6),
+    CIVICRM_DB_PORT: String(dbPort),
     ...(pack ? { CIVICRM_PACK: join(dirname(civicrmShPath()), pack) } : {}),
     CIVICRM_TIMEZONE: timeZone,
     CIVICRM_API_KEY: adminKey,
