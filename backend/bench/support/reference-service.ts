@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the harness is plain CommonJS the .mjs benches load by path too (docs/architecture.md, "Where to change")
 import { type BuiltProcess, freePort, startNodeProcess } from '../../../tools/harness/processes.cjs';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/app/crm/civicrm-http.client';
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the harness is plain CommonJS the .mjs benches load by path too (docs/architecture.md, "Where to change")
 import {
   type BuiltProcess,
   freePort,
