@@ -2,7 +2,7 @@
 /**
  * The real-CiviCRM suite (README.md, "Working on it"; docs/emulator.md, "Checked against the
  * real thing"): for each target below, a fresh CiviCRM Standalone started by civicrm.sh
- * (tools/civicrm/sites.mjs), then set up: on the two supported versions (6.14, 5.81) by following
+ * (tools/harness/civicrm-sites.mjs), then set up: on the two supported versions (6.14, 5.81) by following
  * docs/civicrm-setup.md literally (tools/civicrm/guide-runs.mjs): extension, build, schema, API
  * user, settings, start, cron, health; on the third by installing the extension and running the
  * built schema installer (`crm-schema.js --apply`, tools/civicrm/product-site.mjs). Then the jest
