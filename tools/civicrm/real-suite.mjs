@@ -62,6 +62,7 @@ if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE
 const TARGETS = [
   {
     name: '6.14',
+    version: '6.14',
     pack: 'civicrm-standalone-6.14-code.tar.gz',
     port: 8740,
     timeZone: 'UTC',
@@ -71,6 +72,7 @@ const TARGETS = [
   },
   {
     name: '5.81',
+    version: '5.81',
     pack: 'civicrm-standalone-5.81.1-code.tar.gz',
     port: 8750,
     timeZone: 'UTC',
@@ -80,6 +82,7 @@ const TARGETS = [
   {
     name: 'chicago',
     aliases: ['restricted'],
+    version: '6.14',
     pack: 'civicrm-standalone-6.14-code.tar.gz',
     port: 8760,
     timeZone: 'America/Chicago',
@@ -143,11 +146,45 @@ async function runTarget(target, siteReady, guides) {
         `port ${port + 3}, the guide's service port, is already in use: stop what listens there`,
       );
     }
+    await emulatorContract(target, label, `http://127.0.0.1:${port}`, out);
+    clock.lap('emulator contract');
     await runTargetOnSite(target, label, port, clock, guides, out);
   } finally {
     tally.note(`time ${label}: ${clock}`);
     process.stdout.write(out.join(''));
   }
+}
+
+/**
+ * The fake CiviCRM's contract specs (libs/civicrm-fake, `*contract*.spec.ts`; docs/emulator.md)
+ * held to this site while it is as fresh as civicrm.sh installs it, before the extension or the
+ * schema: only their real-CiviCRM tests (`-t`), the emulator's half runs in the fake's own suite.
+ */
+async function emulatorContract(target, label, url, out) {
+  const output = join(results, `${target.name}-contract.json`);
+  rmSync(output, { force: true });
+  const jest = await run(
+    join(root, 'node_modules', '.bin', 'jest'),
+    [
+      '-c',
+      'libs/civicrm-fake/jest.config.cjs',
+      '--ci',
+      '--json',
+      `--outputFile=${output}`,
+      '-t',
+      'real CiviCRM',
+      'contract',
+    ],
+    {
+      CIVICRM_CONTRACT_TARGETS: `${target.version}=${url}`,
+      CIVICRM_CONTRACT_API_KEY: ADMIN_KEY,
+      CIVICRM_CONTRACT_LOGIN: 'admin:admin123pass',
+      CIVICRM_CONTRACT_TIMEZONE: target.timeZone,
+      TZ: 'UTC',
+    },
+  );
+  out.push(jest.stdout, jest.stderr);
+  tally.jest(`${label}: the emulator's contract`, output);
 }
 
 /** Sets the site up (the guide, or the extension and the schema installer): the service's settings. */
