@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { createDemoModel, DEMO_CHECKSUM } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { ownerQuery, DEMO_LINK } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /** Writes `raw` on a fresh connection and reads until the service closes it. */
 function rawExchange(url: string, raw: string): Promise<string> {
@@ -24,13 +25,7 @@ function statusAndBody(answer: string): { status: number; headers: string; body:
 }
 
 describe('requests at the edges of HTTP (docs/decisions.md, "Error bodies")', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({ emulator: { model: createDemoModel() } });
-  });
-
-  afterAll(() => test.close());
+  const test = sharedTestApp({ emulator: { model: createDemoModel() } }, { resetEmulator: false });
 
   it('answers HEAD on an owner route with a valid link as GET would, without a body', async () => {
     const head = await fetch(`${test.url}/api/data?${ownerQuery(DEMO_LINK)}`, { method: 'HEAD' });

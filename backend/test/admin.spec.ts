@@ -12,7 +12,13 @@ import {
   OTHER_ORG_ID,
   REVERSED_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
+import { TEST_ADMIN_KEY } from './support/test-app';
+import {
+  ADMIN_KEY_INVALID,
+  expectErrorAnswer,
+  expectRefusedBeforeCrm,
+  sharedTestApp,
+} from './support/shared-app';
 
 const PUBLIC_BASE_URL = 'https://checkin.example.org';
 const ADMIN = { 'X-Admin-Key': TEST_ADMIN_KEY };
@@ -26,15 +32,7 @@ function pathOf(link: string): string {
 }
 
 describe('POST /api/preview-link (live mode against the CRM emulator)', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({ emulator: { model: createDemoModel() }, env: { PUBLIC_BASE_URL } });
-  });
-
-  afterAll(() => test.close());
-
-  beforeEach(() => test.emulator.reset());
+  const test = sharedTestApp({ emulator: { model: createDemoModel() }, env: { PUBLIC_BASE_URL } });
 
   async function previewLink(body: unknown): Promise<PreviewLinkResponse> {
     const response = await test.post('/api/preview-link', body, ADMIN);
@@ -126,13 +124,7 @@ describe('POST /api/preview-link (live mode against the CRM emulator)', () => {
       ['the key in another header', { 'X-Staff-Key': TEST_ADMIN_KEY }],
     ])('refuses %s with 401 before calling the CRM', async (_case, headers) => {
       const response = await test.post('/api/preview-link', { contactId: DEMO_PERSON_ID }, headers);
-      expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({
-        statusCode: 401,
-        code: 'ADMIN_KEY_INVALID',
-        message: 'The admin key is missing or wrong.',
-      });
-      expect(test.emulator.calls).toEqual([]);
+      await expectRefusedBeforeCrm(test, response, ADMIN_KEY_INVALID);
     });
 
     it('asks for orgId when the person is the primary contact of several organizations', async () => {
@@ -153,9 +145,8 @@ describe('POST /api/preview-link (live mode against the CRM emulator)', () => {
 
     it('refuses an unknown contact with 404 and asks for no checksum', async () => {
       const response = await test.post('/api/preview-link', { contactId: 987654 }, ADMIN);
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({
-        statusCode: 404,
+      await expectErrorAnswer(response, {
+        status: 404,
         code: 'NOT_FOUND',
         message: 'No contact has the id 987654.',
       });
@@ -203,13 +194,10 @@ describe('POST /api/preview-link (live mode against the CRM emulator)', () => {
 });
 
 describe('POST /api/preview-link in stub mode', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({ stub: true, env: { ADMIN_KEY: '', STAFF_REPORT_KEY: '' } });
-  });
-
-  afterAll(() => test.close());
+  const test = sharedTestApp(
+    { stub: true, env: { ADMIN_KEY: '', STAFF_REPORT_KEY: '' } },
+    { resetEmulator: false },
+  );
 
   it('accepts the demo admin key and makes links that open against the built-in demo data', async () => {
     const response = await test.post(

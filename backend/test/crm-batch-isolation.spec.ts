@@ -6,6 +6,7 @@ import { CrmError } from '../src/app/crm/crm-errors';
 import { createDemoModel, DEMO_PERSON_ID } from '../src/app/crm/in-memory/demo-data';
 import { runWithRequestId } from '../src/app/logging/request-context';
 import { ownerQuery, startTestApp, TEST_API_KEY, type TestApp, DEMO_LINK } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /**
  * One request's bad input fails that request alone (docs/decisions.md, "One request's CRM
@@ -18,16 +19,13 @@ const LONE_SURROGATE = '\ud800';
 describe.each<CiviCrmVersion>(['6.14', '5.81'])(
   'CiviCRM %s: a poisoned call never shares a batch',
   (version) => {
-    let test: TestApp;
-
-    beforeAll(async () => {
-      test = await startTestApp({
+    const test = sharedTestApp(
+      {
         emulator: { model: createDemoModel(), civicrmVersion: version },
         env: { RATE_LIMIT_CHECKSUM_FAILURES: '3', RATE_LIMIT_READS_PER_MINUTE: '1000' },
-      });
-    });
-
-    afterAll(() => test.close());
+      },
+      { resetEmulator: false },
+    );
 
     beforeEach(() => {
       test.emulator.reset();

@@ -25,8 +25,9 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import { ACTIVITY_FIELDS, SECTIONS } from '../src/app/fields/field-config';
 import { UPLOAD_LIMITS } from '../src/app/check-ins/upload-policy';
-import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { ownerQuery, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
+import { sharedTestApp } from './support/shared-app';
 
 /** A checksum of the shape CiviCRM issues that is not the demo person's. */
 const WRONG_CHECKSUM = '0123456789abcdef0123456789abcdef_1767225600_inf';
@@ -69,15 +70,7 @@ function customColumns(call: RecordedCall | undefined): string[] {
 }
 
 describe('GET /api/data', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ emulator: { model: createDemoModel() } });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+  const service = sharedTestApp({ emulator: { model: createDemoModel() } }, { resetEmulator: false });
 
   beforeEach(() => {
     service.emulator.reset();
@@ -345,15 +338,7 @@ describe('GET /api/data', () => {
 });
 
 describe('GET /api/data for a co-op with a long history', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ emulator: { model: createDemoModel() } });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+  const service = sharedTestApp({ emulator: { model: createDemoModel() } }, { resetEmulator: false });
 
   async function formData(): Promise<FormDataPayload> {
     const response = await service.get(dataPath());
@@ -440,15 +425,7 @@ describe('GET /api/data for a co-op with a long history', () => {
 });
 
 describe('GET /api/data in stub mode', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ stub: true });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+  const service = sharedTestApp({ stub: true }, { resetEmulator: false });
 
   it('serves the demo link from the built-in CRM, without the emulator', async () => {
     const response = await service.get(dataPath());

@@ -1,29 +1,20 @@
 import { DEMO_ORG_ID } from '../src/app/crm/in-memory/demo-data';
 import { callsIn } from '../src/app/metrics/metrics.service';
 import { SERVICE_VERSION } from '../src/app/release';
-import {
-  DEMO_LINK,
-  ownerQuery,
-  startTestApp,
-  TEST_ADMIN_KEY,
-  TEST_STAFF_KEY,
-  type TestApp,
-} from './support/test-app';
+import { DEMO_LINK, ownerQuery, TEST_ADMIN_KEY, TEST_STAFF_KEY } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /** docs/operations.md, "Metrics": Prometheus text behind the admin key. */
 describe('GET /metrics', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({
+  const test = sharedTestApp(
+    {
       env: {
         NODE_ENV: 'production',
         PUBLIC_BASE_URL: 'https://checkin.example.org',
       },
-    });
-  });
-
-  afterAll(() => test.close());
+    },
+    { resetEmulator: false },
+  );
 
   it.each([
     ['no key', {}],
@@ -74,13 +65,7 @@ describe('GET /metrics', () => {
 });
 
 describe('rate-limit refusals in /metrics', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({ env: { RATE_LIMIT_CHECKSUM_FAILURES: '1' } });
-  });
-
-  afterAll(() => test.close());
+  const test = sharedTestApp({ env: { RATE_LIMIT_CHECKSUM_FAILURES: '1' } }, { resetEmulator: false });
 
   it('counts each 429 by route', async () => {
     const wrong = { 'X-Staff-Key': 'wrong-staff-key-0123456789' };

@@ -1,19 +1,17 @@
 import { DEMO_PERSON_ID, OTHER_ORG_ID } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, TEST_API_KEY, type TestApp, DEMO_LINK } from './support/test-app';
+import { ownerQuery, TEST_API_KEY, DEMO_LINK } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /** The owner routes that read with the link's parameters. */
 const READ_ROUTES = ['/api/data', '/api/report'];
 
 describe('owner access over HTTP (live mode against the CRM emulator)', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({
+  const test = sharedTestApp(
+    {
       env: { CRM_BASIC_AUTH_USER: 'webserver', CRM_BASIC_AUTH_PASSWORD: 'webserver-password-42' },
-    });
-  });
-
-  afterAll(() => test.close());
+    },
+    { resetEmulator: false },
+  );
 
   beforeEach(() => {
     test.emulator.reset();
@@ -96,17 +94,7 @@ describe('owner access over HTTP (live mode against the CRM emulator)', () => {
 });
 
 describe('a CRM in trouble', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({ env: { CRM_TIMEOUT_MS: '300' } });
-  });
-
-  afterAll(() => test.close());
-
-  beforeEach(() => {
-    test.emulator.reset();
-  });
+  const test = sharedTestApp({ env: { CRM_TIMEOUT_MS: '300' } });
 
   it.each([
     ['down', 502, 'CRM_UNAVAILABLE'],

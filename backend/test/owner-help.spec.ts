@@ -9,22 +9,18 @@ import {
   MULTI_ORG_PERSON_CHECKSUM,
   MULTI_ORG_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
+import { ownerQuery, startTestApp } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /** What owners are told when something goes wrong: who to contact, which co-op, why a refusal. */
 describe('owner help routes', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({
+  const service = sharedTestApp(
+    {
       emulator: { model: createDemoModel() },
       env: { ORGANIZER_NAME: 'Sam Rivera', ORGANIZER_EMAIL: 'sam@example.org' },
-    });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+    },
+    { resetEmulator: false },
+  );
 
   describe('GET /api/organizer', () => {
     it('answers the organizer contact without any link', async () => {

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../src/app/crm/crm-names';
 import { createDemoModel, DEMO_ORG_ID } from '../src/app/crm/in-memory/demo-data';
-import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { ownerQuery, DEMO_LINK } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /**
  * The owner-text rule on the server (docs/decisions.md, "Owner text is inert"): ordinary writing
@@ -22,18 +23,13 @@ const readBack = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '
 const NAME_FIELD = `${CONTACT_CUSTOM_GROUP}.Name_on_Incorporation_Certificate`;
 
 describe('owner text on the server', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({
+  const service = sharedTestApp(
+    {
       emulator: { model: createDemoModel() },
       env: { RATE_LIMIT_SUBMITS_PER_MINUTE: '1000' },
-    });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+    },
+    { resetEmulator: false },
+  );
 
   beforeEach(() => {
     service.emulator.reset();

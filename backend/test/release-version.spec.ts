@@ -1,16 +1,14 @@
 import { SERVICE_VERSION } from '../src/app/release';
-import { startTestApp, TEST_ADMIN_KEY, type TestApp } from './support/test-app';
+import { TEST_ADMIN_KEY } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 describe("the release in the administrator's /api/health (docs/releasing.md)", () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({
+  const test = sharedTestApp(
+    {
       env: { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://checkin.example.org' },
-    });
-  });
-
-  afterAll(() => test.close());
+    },
+    { resetEmulator: false },
+  );
 
   it('answers details.service.version to the admin key', async () => {
     const response = await test.get('/api/health', { 'X-Admin-Key': TEST_ADMIN_KEY });

@@ -16,8 +16,9 @@ import {
 } from '../src/app/crm/in-memory/demo-data';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
 import { ACTIVITY_FIELDS } from '../src/app/fields/field-config';
-import { ownerQuery, startTestApp, type TestApp, DEMO_LINK } from './support/test-app';
+import { ownerQuery, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
+import { sharedTestApp } from './support/shared-app';
 
 const OTHER_LINK = { cid: OTHER_PERSON_ID, cs: OTHER_PERSON_CHECKSUM };
 
@@ -37,15 +38,7 @@ function values(entries: FieldHistoryEntry[] | undefined): unknown[] {
 }
 
 describe('GET /api/report', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ emulator: { model: createDemoModel() } });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+  const service = sharedTestApp({ emulator: { model: createDemoModel() } }, { resetEmulator: false });
 
   beforeEach(() => {
     service.emulator.reset();
@@ -339,15 +332,7 @@ describe('GET /api/report', () => {
 });
 
 describe('GET /api/report in stub mode', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ stub: true });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+  const service = sharedTestApp({ stub: true }, { resetEmulator: false });
 
   it('answers the demo organization’s history from the built-in CRM', async () => {
     const response = await service.get(reportPath(DEMO_LINK));

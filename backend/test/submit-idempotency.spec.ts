@@ -97,17 +97,22 @@ describe('a submission is recorded once', () => {
     expect(kept?.['id']).toBe(answer?.activityId);
   });
 
+  /** The same submission sent to each instance at once, with each one's status and answer. */
+  function submitToBoth(instances: RunningService[], submissionId: string) {
+    return Promise.all(
+      instances.map(async (app) => {
+        const response = await app.post('/api/submit', body(submissionId));
+        return { status: response.status, body: (await response.json()) as SubmitResponse };
+      }),
+    );
+  }
+
   it('keeps one check-in when two instances without Redis receive the same submission at once', async () => {
     const [first, second] = [await service(), await service()];
     const submissionId = randomUUID();
     emulator.setLatency(50);
 
-    const answers = await Promise.all(
-      [first, second].map(async (app) => {
-        const response = await app.post('/api/submit', body(submissionId));
-        return { status: response.status, body: (await response.json()) as SubmitResponse };
-      }),
-    );
+    const answers = await submitToBoth([first, second], submissionId);
 
     expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
     expect(answers[0]?.body.activityId).toBe(answers[1]?.body.activityId);
@@ -132,12 +137,7 @@ describe('a submission is recorded once', () => {
       const submissionId = randomUUID();
       emulator.setLatency(50);
 
-      const answers = await Promise.all(
-        [first, second].map(async (app) => {
-          const response = await app.post('/api/submit', body(submissionId));
-          return { status: response.status, body: (await response.json()) as SubmitResponse };
-        }),
-      );
+      const answers = await submitToBoth([first, second], submissionId);
 
       expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
       expect(answers[0]?.body).toEqual(answers[1]?.body);

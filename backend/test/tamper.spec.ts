@@ -15,6 +15,7 @@ import {
   OTHER_PERSON_ID,
 } from '../src/app/crm/in-memory/demo-data';
 import { ownerQuery, startTestApp, TEST_ADMIN_KEY, TEST_STAFF_KEY, type TestApp } from './support/test-app';
+import { sharedTestApp } from './support/shared-app';
 
 /**
  * Every route, attacked: no or wrong credentials, another organization, another contact,
@@ -79,10 +80,8 @@ const LINK_ATTACKS: Array<[string, Link, Refusal]> = [
 ];
 
 describe('tampering with every route (live mode against the CRM emulator)', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({
+  const test = sharedTestApp(
+    {
       emulator: { model: createDemoModel() },
       // Limits have their own tests (guessing below); here, refusals must not turn into 429s.
       env: {
@@ -92,10 +91,9 @@ describe('tampering with every route (live mode against the CRM emulator)', () =
         RATE_LIMIT_UPLOADS_PER_MINUTE: '100000',
         RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '100000',
       },
-    });
-  });
-
-  afterAll(() => test.close());
+    },
+    { resetEmulator: false },
+  );
 
   beforeEach(() => {
     test.emulator.reset();
@@ -308,16 +306,13 @@ describe('tampering with every route (live mode against the CRM emulator)', () =
 });
 
 describe('tampering with the admin routes in production', () => {
-  let test: TestApp;
-
-  beforeAll(async () => {
-    test = await startTestApp({
+  const test = sharedTestApp(
+    {
       emulator: { model: createDemoModel() },
       env: { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://checkin.example.org' },
-    });
-  });
-
-  afterAll(() => test.close());
+    },
+    { resetEmulator: false },
+  );
 
   afterEach(() => {
     expect(test.emulator.calls).toEqual([]);

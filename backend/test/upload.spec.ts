@@ -1,102 +1,27 @@
 import type { ErrorBody, UploadResponse } from '@checkin/contract';
-import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { OwnerAccessService } from '../src/app/auth/owner-access.service';
-import { CRM_CLIENT } from '../src/app/crm/crm-client';
 import type { RecordedCall } from '@checkin/civicrm-fake/emulator';
 import { CONTACT_CUSTOM_GROUP } from '../src/app/crm/crm-names';
-import {
-  createDemoModel,
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_PERSON_ID,
-} from '../src/app/crm/in-memory/demo-data';
-import type { InMemoryCrmClient } from '../src/app/crm/in-memory/in-memory-crm.client';
+import { createDemoModel, DEMO_CHECKSUM, DEMO_PERSON_ID } from '../src/app/crm/in-memory/demo-data';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from '../src/app/check-ins/upload-policy';
-import { LINGER_MS, SLOW_WINDOW_MS } from '../src/app/upload/upload-form';
-import { UploadGate } from '../src/app/upload/upload-gate';
-import { ownerQuery, startTestApp, type TestApp } from './support/test-app';
-
-const FIXTURES = join(__dirname, 'fixtures/files');
-const DEMO_LINK = {
-  cid: String(DEMO_PERSON_ID),
-  cs: DEMO_CHECKSUM,
-  contactId: String(DEMO_PERSON_ID),
-  orgId: String(DEMO_ORG_ID),
-};
-const PDF = 'application/pdf';
-const FILE_PART_HEAD =
-  '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n';
-const IGNORED_PART_HEAD =
-  '--x\r\nContent-Disposition: form-data; name="attachment"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n';
-
-interface FilePart {
-  bytes: Buffer;
-  name: string;
-  type: string;
-}
-
-interface UploadRequest {
-  file?: FilePart;
-  fieldRef?: string;
-  link?: Record<string, string>;
-}
-
-function fixture(name: string): Buffer {
-  return readFileSync(join(FIXTURES, name));
-}
-
-/** A PDF of exactly `size` bytes: a real header, then padding. */
-function pdfOfSize(size: number): Buffer {
-  const header = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
-  return Buffer.concat([header, Buffer.alloc(size - header.byteLength, 0x20)]);
-}
-
-interface RawPart {
-  name: string;
-  value: Buffer | string;
-  fileName?: string;
-  /** Sent as RFC 5987 `filename*` (percent-encoded UTF-8), which may carry any character. */
-  encodedFileName?: string;
-  type?: string;
-}
-
-/**
- * A multipart body written byte by byte, for what FormData would escape (control characters in
- * a file name) and for part orders a browser does not choose.
- */
-function rawMultipart(parts: RawPart[]) {
-  const boundary = '----checkin-test-boundary-7MA4YWxkTrZu0gW';
-  const chunks = parts.flatMap((part) => {
-    const disposition = [
-      `form-data; name="${part.name}"`,
-      ...(part.fileName === undefined ? [] : [`filename="${part.fileName}"`]),
-      ...(part.encodedFileName === undefined
-        ? []
-        : [`filename*=UTF-8''${encodeURIComponent(part.encodedFileName)}`]),
-    ].join('; ');
-    const headers = [
-      `Content-Disposition: ${disposition}`,
-      ...(part.type ? [`Content-Type: ${part.type}`] : []),
-    ];
-    return [
-      Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`, 'utf8'),
-      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value, 'utf8'),
-      Buffer.from('\r\n'),
-    ];
-  });
-  return {
-    body: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
+import { LINGER_MS } from '../src/app/upload/upload-form';
+import {
+  fixture,
+  FILE_PART_HEAD,
+  IGNORED_PART_HEAD,
+  PDF,
+  pdfOfSize,
+  postUpload,
+  rawMultipart,
+  UPLOAD_LINK,
+  type UploadRequest,
+} from './support/upload-requests';
+import { sharedTestApp } from './support/shared-app';
 
 describe('POST /api/upload', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({
+  const service = sharedTestApp(
+    {
       emulator: { model: createDemoModel() },
       // A 5 MB file travels to the CRM as 7 MB of base64: give it the production timeout.
       env: {
@@ -104,25 +29,17 @@ describe('POST /api/upload', () => {
         RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '1000',
         CRM_TIMEOUT_MS: '10000',
       },
-    });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
+    },
+    { resetEmulator: false },
+  );
 
   beforeEach(() => {
     service.emulator.reset();
     service.app.get(OwnerAccessService).clear();
   });
 
-  /** As a browser sends it: FormData with the link parts, fieldRef, then the file. */
-  function upload({ file, fieldRef = 'Certificate_of_Incorporation', link = DEMO_LINK }: UploadRequest) {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(link)) form.set(key, value);
-    form.set('fieldRef', fieldRef);
-    if (file) form.set('file', new Blob([file.bytes], { type: file.type }), file.name);
-    return fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
+  function upload(request: UploadRequest) {
+    return postUpload(service.url, request);
   }
 
   function postRaw(body: Buffer, contentType: string) {
@@ -224,7 +141,7 @@ describe('POST /api/upload', () => {
     );
 
     const response = await service.post('/api/submit', {
-      ...DEMO_LINK,
+      ...UPLOAD_LINK,
       submissionId: crypto.randomUUID(),
       values: { Certificate_of_Incorporation: file },
     });
@@ -318,7 +235,7 @@ describe('POST /api/upload', () => {
     }
 
     it('cuts off an admitted file once it passes 5 MB, without waiting for the rest', async () => {
-      const link = Object.entries(DEMO_LINK)
+      const link = Object.entries(UPLOAD_LINK)
         .map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
         .join('');
       const head = `${link}--x\r\nContent-Disposition: form-data; name="fieldRef"\r\n\r\nBusiness_plan\r\n${FILE_PART_HEAD}`;
@@ -374,7 +291,7 @@ describe('POST /api/upload', () => {
 
     it('removes control characters', async () => {
       const { body, contentType } = rawMultipart([
-        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        ...Object.entries(UPLOAD_LINK).map(([name, value]) => ({ name, value })),
         { name: 'fieldRef', value: 'Business_plan' },
         {
           name: 'file',
@@ -392,7 +309,7 @@ describe('POST /api/upload', () => {
 
     it('refuses a part header carrying raw control characters as unreadable', async () => {
       const { body, contentType } = rawMultipart([
-        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        ...Object.entries(UPLOAD_LINK).map(([name, value]) => ({ name, value })),
         { name: 'fieldRef', value: 'Business_plan' },
         { name: 'file', value: fixture('sample.pdf'), fileName: 're\u0001port.pdf', type: PDF },
       ]);
@@ -436,7 +353,7 @@ describe('POST /api/upload', () => {
     });
 
     it('refuses a body that is not multipart', async () => {
-      const response = await service.post('/api/upload', { ...DEMO_LINK, fieldRef: 'Business_plan' });
+      const response = await service.post('/api/upload', { ...UPLOAD_LINK, fieldRef: 'Business_plan' });
 
       expect((await refusal(response, 400)).code).toBe('BAD_REQUEST');
       expect(service.emulator.calls).toEqual([]);
@@ -444,7 +361,7 @@ describe('POST /api/upload', () => {
 
     it('refuses a multipart body that is cut short in the middle of the file', async () => {
       const { body, contentType } = rawMultipart([
-        ...Object.entries(DEMO_LINK).map(([name, value]) => ({ name, value })),
+        ...Object.entries(UPLOAD_LINK).map(([name, value]) => ({ name, value })),
         { name: 'fieldRef', value: 'Business_plan' },
         { name: 'file', value: fixture('sample.pdf'), fileName: 'plan.pdf', type: PDF },
       ]);
@@ -477,7 +394,7 @@ describe('POST /api/upload', () => {
 
   describe('checks the checksum first', () => {
     it('answers 401 to a wrong checksum, whatever else is wrong, and writes nothing', async () => {
-      const link = { ...DEMO_LINK, cs: 'wrong' };
+      const link = { ...UPLOAD_LINK, cs: 'wrong' };
       const tooLarge = { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.pdf', type: PDF };
       const spoofed = { bytes: fixture('executable-elf.pdf'), name: 'x.pdf', type: PDF };
 
@@ -492,7 +409,7 @@ describe('POST /api/upload', () => {
     });
 
     it('answers 400 when the file comes without a checksum part before it, 401 without either', async () => {
-      const link: Record<string, string> = { ...DEMO_LINK };
+      const link: Record<string, string> = { ...UPLOAD_LINK };
       delete link['cs'];
       const response = await upload({
         file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF },
@@ -507,7 +424,7 @@ describe('POST /api/upload', () => {
     it('answers 403 for an organization the person is not tied to', async () => {
       const response = await upload({
         file: { bytes: fixture('sample.pdf'), name: 'a.pdf', type: PDF },
-        link: { ...DEMO_LINK, orgId: '103' },
+        link: { ...UPLOAD_LINK, orgId: '103' },
       });
 
       expect((await refusal(response, 403)).code).toBe('ORG_NOT_ALLOWED');
@@ -516,7 +433,7 @@ describe('POST /api/upload', () => {
   });
 
   describe('applies the rules in the documented order (README, upload rules)', () => {
-    const wrongLink = { ...DEMO_LINK, cs: 'wrong' };
+    const wrongLink = { ...UPLOAD_LINK, cs: 'wrong' };
     const tooLarge = { bytes: pdfOfSize(MAX_UPLOAD_BYTES + 1), name: 'big.pdf', type: PDF };
 
     it('a body that is not multipart: 400 before the checksum', async () => {
@@ -566,192 +483,3 @@ describe('POST /api/upload', () => {
     expect(fileCreates()).toHaveLength(1);
   });
 });
-
-describe('POST /api/upload rate limit', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({
-      emulator: { model: createDemoModel() },
-      env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1' },
-    });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
-
-  function upload(fieldRef: string) {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
-    form.set('fieldRef', fieldRef);
-    form.set('file', new Blob([fixture('sample.pdf')], { type: PDF }), 'a.pdf');
-    return fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
-  }
-
-  it('answers 429 with Retry-After after the limit, before looking at the field, and writes nothing', async () => {
-    expect((await upload('Business_plan')).status).toBe(201);
-    service.emulator.clearCalls();
-
-    const response = await upload('Not_a_file_field');
-
-    expect(response.status).toBe(429);
-    expect(((await response.json()) as ErrorBody).code).toBe('RATE_LIMITED');
-    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(service.emulator.writes()).toEqual([]);
-  });
-});
-
-describe('POST /api/upload in stub mode', () => {
-  let service: TestApp;
-
-  beforeAll(async () => {
-    service = await startTestApp({ stub: true });
-  });
-
-  afterAll(async () => {
-    await service.close();
-  });
-
-  it('stores the file in the built-in CRM', async () => {
-    const bytes = fixture('sample.jpg');
-    const form = new FormData();
-    for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
-    form.set('fieldRef', 'Certificate_of_Incorporation');
-    form.set('file', new Blob([bytes], { type: 'image/jpeg' }), 'certificate.jpg');
-
-    const response = await fetch(`${service.url}/api/upload`, { method: 'POST', body: form });
-
-    expect(response.status).toBe(201);
-    const file = (await response.json()) as UploadResponse;
-    const crm = service.app.get<InMemoryCrmClient>(CRM_CLIENT);
-    expect(crm.model.getFile(file.id)?.content.equals(bytes)).toBe(true);
-    expect(service.emulator.calls).toEqual([]);
-  });
-});
-
-/** Sends the text parts of a valid upload and the start of its file, then `more` bytes a time. */
-function stalledUpload(
-  url: string,
-  options: { everyMs?: number; link?: Record<string, string> } = {},
-): { answer: Promise<{ status: number; body: string; at: number }>; stop(): void } {
-  const link = options.link ?? DEMO_LINK;
-  const request = httpRequest(`${url}/api/upload`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-  });
-  let trickle: NodeJS.Timeout | undefined;
-  const answer = new Promise<{ status: number; body: string; at: number }>((resolve, reject) => {
-    request.on('response', (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text, at: Date.now() }));
-    });
-    request.on('error', reject);
-  });
-  answer.catch(() => undefined);
-  const parts = Object.entries({ ...link, fieldRef: 'Business_plan' })
-    .map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-    .join('');
-  request.write(`${parts}${FILE_PART_HEAD}`);
-  if (options.everyMs) trickle = setInterval(() => request.write(' '), options.everyMs);
-  return {
-    answer,
-    stop: () => {
-      if (trickle) clearInterval(trickle);
-      request.destroy();
-    },
-  };
-}
-
-describe('POST /api/upload under abuse', () => {
-  it('refuses uploads beyond UPLOAD_MAX_IN_FLIGHT with 429 and Retry-After, before reading them', async () => {
-    const service = await startTestApp({
-      emulator: { model: createDemoModel() },
-      env: { UPLOAD_MAX_IN_FLIGHT: '2' },
-    });
-    try {
-      // The link's access is checked and cached first, so the stalled uploads make no CRM call
-      // that could land after clearCalls below and be taken for the refused request's.
-      expect((await service.get(`/api/data?${ownerQuery(DEMO_LINK)}`)).status).toBe(200);
-      const stalled = [stalledUpload(service.url), stalledUpload(service.url)];
-      try {
-        await waitFor(() => service.app.get(UploadGate).current === 2);
-        service.emulator.clearCalls();
-        const refused = await service.post('/api/upload', { not: 'even multipart' });
-        expect(refused.status).toBe(429);
-        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect(await refused.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
-        expect(service.emulator.calls).toEqual([]);
-      } finally {
-        stalled.forEach((upload) => upload.stop());
-      }
-      await waitFor(() => service.app.get(UploadGate).current === 0);
-      const form = new FormData();
-      for (const [key, value] of Object.entries(DEMO_LINK)) form.set(key, value);
-      form.set('fieldRef', 'Business_plan');
-      form.set('file', new Blob([fixture('sample.pdf')], { type: PDF }), 'plan.pdf');
-      expect((await fetch(`${service.url}/api/upload`, { method: 'POST', body: form })).status).toBe(201);
-    } finally {
-      await service.close();
-    }
-  });
-
-  it('limits upload requests per address before reading the body', async () => {
-    const service = await startTestApp({
-      emulator: { model: createDemoModel() },
-      env: { RATE_LIMIT_UPLOAD_REQUESTS_PER_MINUTE: '3' },
-    });
-    try {
-      const statuses: number[] = [];
-      for (let attempt = 0; attempt < 4; attempt += 1) {
-        statuses.push((await service.post('/api/upload', { not: 'multipart' })).status);
-      }
-      expect(statuses).toEqual([400, 400, 400, 429]);
-    } finally {
-      await service.close();
-    }
-  });
-
-  it('answers 408 with the error body when the body has not arrived within UPLOAD_DEADLINE_MS', async () => {
-    const service = await startTestApp({
-      emulator: { model: createDemoModel() },
-      env: { UPLOAD_DEADLINE_MS: '1000', UPLOAD_MIN_BYTES_PER_SECOND: '0' },
-    });
-    const started = Date.now();
-    const upload = stalledUpload(service.url, { everyMs: 100 });
-    try {
-      const answer = await upload.answer;
-      expect(answer.status).toBe(408);
-      expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 408, code: 'REQUEST_TIMEOUT' });
-      expect(answer.at - started).toBeLessThan(2_500);
-      expect(service.emulator.writes()).toEqual([]);
-    } finally {
-      upload.stop();
-      await service.close();
-    }
-  });
-
-  it('cuts a body trickling below UPLOAD_MIN_BYTES_PER_SECOND long before the deadline', async () => {
-    const service = await startTestApp({ emulator: { model: createDemoModel() } });
-    const started = Date.now();
-    const upload = stalledUpload(service.url, { everyMs: 500 });
-    try {
-      const answer = await upload.answer;
-      expect(answer.status).toBe(408);
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 'REQUEST_TIMEOUT' });
-      expect(answer.at - started).toBeLessThan(2 * SLOW_WINDOW_MS + 1_000);
-    } finally {
-      upload.stop();
-      await service.close();
-    }
-  }, 20_000);
-});
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

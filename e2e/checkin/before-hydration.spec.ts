@@ -1,13 +1,8 @@
 import { expect, type Route, test } from '@playwright/test';
-import {
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_ORG_NAME,
-  DEMO_PERSON_ID,
-} from '../../backend/src/app/crm/in-memory/demo-data';
+import { DEMO_ORG_ID, DEMO_ORG_NAME, DEMO_PERSON_ID } from '../../backend/src/app/crm/in-memory/demo-data';
 import { FORM_ID } from '../../libs/contract/src';
-import { type RunningProcess, startService } from '../support/app-server';
 import { appRunning, startTheApp } from '../support/app-start';
+import { OWNER_LINK, useBuiltService } from './suite-service';
 
 /**
  * The form before its code has run (docs/performance.md, "Server-rendered owner pages" and "The
@@ -17,18 +12,9 @@ import { appRunning, startTheApp } from '../support/app-start';
  * page over is kept and reaches the form (event replay). Stub mode; build first:
  * `npx nx run-many -t build -p frontend backend`.
  */
-const OWNER_LINK = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 const TYPED = ' (typed before the code ran)';
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  service = await startService();
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+const service = useBuiltService();
 
 test('without JavaScript the form is there with the owner’s answers, and its fields take input', async ({
   browser,

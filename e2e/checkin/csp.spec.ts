@@ -1,23 +1,15 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import {
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_ORG_NAME,
-  DEMO_PERSON_ID,
-} from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { join } from 'node:path';
+import { DEMO_ORG_ID, DEMO_ORG_NAME } from '../../backend/src/app/crm/in-memory/demo-data';
 import { startTheApp } from '../support/app-start';
+import { OWNER_LINK, SCREENSHOTS, useBuiltService } from './suite-service';
 
 /**
  * The built Angular app under the service's content security policy (docs/decisions.md, "Hardening"), in Chromium:
  * every page must render and run without one violation or console error. The service runs in
  * stub mode. Build first: `npx nx run-many -t build -p frontend backend`.
  */
-const SCREENSHOTS = join(resolve(__dirname, '..', '..'), 'dist', 'e2e', 'screenshots');
-const OWNER_LINK = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 
 interface Violation {
   directive: string;
@@ -31,16 +23,7 @@ declare global {
   }
 }
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  service = await startService();
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+const service = useBuiltService({}, { screenshots: true });
 
 /** Records CSP violations (from the first byte of every document) and console errors. */
 async function watchPolicy(

@@ -1,13 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import type { ReportPayload } from '../../libs/contract/src';
-import {
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_ORG_NAME,
-  DEMO_PERSON_ID,
-} from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { DEMO_ORG_ID, DEMO_ORG_NAME, DEMO_PERSON_ID } from '../../backend/src/app/crm/in-memory/demo-data';
 import { appRunning, startTheApp } from '../support/app-start';
+import { OWNER_LINK, useBuiltService } from './suite-service';
 
 /**
  * The form as owners get it by default: rendered by the service with their data, then hydrated
@@ -16,23 +11,14 @@ import { appRunning, startTheApp } from '../support/app-start';
  * and offered again, a failed send keeps it, a recorded check-in clears it. Stub mode; build
  * first: `npx nx run-many -t build -p frontend backend`.
  */
-const LINK_QUERY = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 const DRAFT_KEY = `org_engagement_check_in:${DEMO_PERSON_ID}:${DEMO_ORG_ID}`;
 const PLAN_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Title (Rendered page plan) >> endobj\ntrailer << /Info 1 0 R >>\n%%EOF\n',
   'latin1',
 );
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  // The default: SERVER_RENDERING is not set.
-  service = await startService();
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+// The default: SERVER_RENDERING is not set.
+const service = useBuiltService();
 
 /**
  * Opens the form, acts on it as the owner would and waits until the app has taken the rendered
@@ -44,7 +30,7 @@ async function openRenderedForm(page: Page): Promise<string[]> {
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/data') dataRequests.push(request.url());
   });
-  const answer = await page.goto(`${service.url}/?${LINK_QUERY}`);
+  const answer = await page.goto(`${service.url}/?${OWNER_LINK}`);
   const html = (await answer?.text()) ?? '';
   expect(html).toContain('id="ng-state"');
   expect(html).toContain(DEMO_ORG_NAME);
@@ -57,7 +43,7 @@ function storedDraft(page: Page): Promise<string | null> {
 }
 
 async function report(): Promise<ReportPayload> {
-  const response = await fetch(`${service.url}/api/report?${LINK_QUERY}`);
+  const response = await fetch(`${service.url}/api/report?${OWNER_LINK}`);
   expect(response.status).toBe(200);
   return (await response.json()) as ReportPayload;
 }

@@ -1,24 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ReportPayload } from '../../libs/contract/src';
 import {
-  DEMO_CHECKSUM,
   DEMO_CURRENT_STAGE,
   DEMO_ORG_ID,
   DEMO_ORG_NAME,
   DEMO_PERSON,
   DEMO_PERSON_ID,
 } from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { BROWSER_RENDERED, OWNER_LINK, SCREENSHOTS, useBuiltService } from './suite-service';
 
 /**
  * The owner's check-in form in Chromium against the built service in stub mode (the in-memory
  * CRM with the demo data). Build first: `npx nx run-many -t build -p frontend backend`.
  */
-const SCREENSHOTS = join(resolve(__dirname, '..', '..'), 'dist', 'e2e', 'screenshots');
-const LINK_QUERY = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 const DRAFT_KEY = `org_engagement_check_in:${DEMO_PERSON_ID}:${DEMO_ORG_ID}`;
 
 /** A small but real PDF: its leading bytes are what the server's type check looks for. */
@@ -27,21 +23,10 @@ const PLAN_PDF = Buffer.from(
   'latin1',
 );
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  // The browser-rendered pages: these tests act at once, and some serve API answers from the test
-  // (page.route); the server-rendered pages are tested in before-hydration, preload and csp.spec.ts.
-  service = await startService({ SERVER_RENDERING: 'false' });
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+const service = useBuiltService(BROWSER_RENDERED, { screenshots: true });
 
 async function openForm(page: Page): Promise<void> {
-  await page.goto(`${service.url}/?${LINK_QUERY}`);
+  await page.goto(`${service.url}/?${OWNER_LINK}`);
   await expect(page.getByRole('heading', { name: 'Your co-op', level: 2 })).toBeVisible();
 }
 
@@ -65,7 +50,7 @@ async function expectIdentity(page: Page): Promise<void> {
 }
 
 async function report(): Promise<ReportPayload> {
-  const response = await fetch(`${service.url}/api/report?${LINK_QUERY}`);
+  const response = await fetch(`${service.url}/api/report?${OWNER_LINK}`);
   expect(response.status).toBe(200);
   return (await response.json()) as ReportPayload;
 }
@@ -167,7 +152,7 @@ test('an owner edits, uploads, comes back to the draft, survives a failed send a
   expect(await storedDraft(page)).toBeNull();
   await expect(page.getByRole('link', { name: 'See your check-in history' })).toHaveAttribute(
     'href',
-    `/report?${LINK_QUERY}`,
+    `/report?${OWNER_LINK}`,
   );
   await expectNoAxeViolations(page);
 

@@ -1,11 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  DEMO_CHECKSUM,
-  DEMO_ORG_ID,
-  DEMO_ORG_NAME,
-  DEMO_PERSON_ID,
-} from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { DEMO_ORG_ID, DEMO_ORG_NAME } from '../../backend/src/app/crm/in-memory/demo-data';
+import { OWNER_LINK, useBuiltService } from './suite-service';
 
 /**
  * Pages and their data, in Chromium: the owner pages arrive rendered by the service with their
@@ -14,18 +9,9 @@ import { type RunningProcess, startService } from '../support/app-server';
  * The page's lazy code arrives compressed and preloaded too. Stub mode; build first:
  * `npx nx run-many -t build -p frontend backend`.
  */
-const OWNER_LINK = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 const STAFF_KEY = 'demo';
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  service = await startService();
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+const service = useBuiltService();
 
 interface Watched {
   /** Every request's path and query, in order. */

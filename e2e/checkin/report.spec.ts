@@ -1,45 +1,33 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ReportPayload } from '../../libs/contract/src';
 import {
   DEMO_CHECK_IN_COUNT,
-  DEMO_CHECKSUM,
   DEMO_CURRENT_STAGE,
   DEMO_ORG_ID,
   DEMO_ORG_NAME,
   DEMO_PERSON_ID,
 } from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { BROWSER_RENDERED, OWNER_LINK, SCREENSHOTS, useBuiltService } from './suite-service';
 
 /**
  * The owner's history report in Chromium against the built service in stub mode (the in-memory
  * CRM with the demo data). Build first: `npx nx run-many -t build -p frontend backend`.
  */
-const SCREENSHOTS = join(resolve(__dirname, '..', '..'), 'dist', 'e2e', 'screenshots');
-const LINK_QUERY = `contactId=${DEMO_PERSON_ID}&orgId=${DEMO_ORG_ID}&cid=${DEMO_PERSON_ID}&cs=${DEMO_CHECKSUM}`;
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-let service: RunningProcess;
+const service = useBuiltService(BROWSER_RENDERED, { screenshots: true });
 let demo: ReportPayload;
 
 test.beforeAll(async ({ request }) => {
-  // The browser-rendered pages: these tests act at once, and some serve API answers from the test
-  // (page.route); the server-rendered pages are tested in before-hydration, preload and csp.spec.ts.
-  service = await startService({ SERVER_RENDERING: 'false' });
-  await mkdir(SCREENSHOTS, { recursive: true });
-  const response = await request.get(`${service.url}/api/report?${LINK_QUERY}`);
+  const response = await request.get(`${service.url}/api/report?${OWNER_LINK}`);
   expect(response.status()).toBe(200);
   demo = (await response.json()) as ReportPayload;
 });
 
-test.afterAll(async () => {
-  await service?.stop();
-});
-
 async function openReport(page: Page): Promise<void> {
-  await page.goto(`${service.url}/report?${LINK_QUERY}`);
+  await page.goto(`${service.url}/report?${OWNER_LINK}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_ORG_NAME);
 }
 
@@ -85,7 +73,7 @@ test('shows the organization, its stage and the counts of the demo history', asy
   ]);
   await expect(page.getByRole('link', { name: 'Back to the check-in form' })).toHaveAttribute(
     'href',
-    `/?${LINK_QUERY}`,
+    `/?${OWNER_LINK}`,
   );
 });
 
@@ -296,7 +284,7 @@ for (const viewport of [
       ).toBeVisible();
       await expect(page.getByRole('link', { name: 'Start your first check-in' })).toHaveAttribute(
         'href',
-        `/?${LINK_QUERY}`,
+        `/?${OWNER_LINK}`,
       );
       await expect(page.getByRole('region', { name: 'Key figures' })).toHaveCount(0);
       const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();

@@ -1,28 +1,19 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FieldValue, FileValue, StaffReportPayload } from '../../libs/contract/src';
 import { DEMO_ORG_ID, DEMO_ORG_NAME, OTHER_ORG_ID } from '../../backend/src/app/crm/in-memory/demo-data';
-import { type RunningProcess, startService } from '../support/app-server';
+import { SCREENSHOTS, useBuiltService } from './suite-service';
 
 /**
  * The staff page in Chromium against the built service in stub mode (the in-memory CRM with the
  * demo data; staff key `demo`). Build first: `npx nx run-many -t build -p frontend backend`.
  */
-const SCREENSHOTS = join(resolve(__dirname, '..', '..'), 'dist', 'e2e', 'screenshots');
 const STUB_STAFF_KEY = 'demo';
 const STORAGE_KEY = 'checkin.staffKey';
 
-let service: RunningProcess;
-
-test.beforeAll(async () => {
-  service = await startService();
-});
-
-test.afterAll(async () => {
-  await service?.stop();
-});
+const service = useBuiltService();
 
 function staffUrl(query: string): string {
   return `${service.url}/staff?${query}`;
