@@ -161,30 +161,31 @@ async function runTarget(target, siteReady, guides) {
  * schema: only their real-CiviCRM tests (`-t`), the emulator's half runs in the fake's own suite.
  */
 async function emulatorContract(target, label, url, out) {
-  const output = join(results, `${target.name}-contract.json`);
-  rmSync(output, { force: true });
-  const jest = await run(
-    join(root, 'node_modules', '.bin', 'jest'),
-    [
-      '-c',
-      'libs/civicrm-fake/jest.config.cjs',
-      '--ci',
-      '--json',
-      `--outputFile=${output}`,
-      '-t',
-      'real CiviCRM',
-      'contract',
-    ],
-    {
+  await jestOnSite(`${label}: the emulator's contract`, `${target.name}-contract`, out, {
+    config: 'libs/civicrm-fake/jest.config.cjs',
+    args: ['-t', 'real CiviCRM', 'contract'],
+    env: {
       CIVICRM_CONTRACT_TARGETS: `${target.version}=${url}`,
       CIVICRM_CONTRACT_API_KEY: ADMIN_KEY,
       CIVICRM_CONTRACT_LOGIN: 'admin:admin123pass',
       CIVICRM_CONTRACT_TIMEZONE: target.timeZone,
       TZ: 'UTC',
     },
+  });
+}
+
+/** A jest run against the site, its results in `<name>.json` of the suite's results, counted. */
+async function jestOnSite(label, name, out, { config, args, env, timeoutMs }) {
+  const output = join(results, `${name}.json`);
+  rmSync(output, { force: true });
+  const jest = await run(
+    join(root, 'node_modules', '.bin', 'jest'),
+    ['-c', config, '--ci', '--json', `--outputFile=${output}`, ...args],
+    env,
+    { timeoutMs },
   );
   out.push(jest.stdout, jest.stderr);
-  tally.jest(`${label}: the emulator's contract`, output);
+  tally.jest(label, output);
 }
 
 /** Sets the site up (the guide, or the extension and the schema installer): the service's settings. */
@@ -297,35 +298,26 @@ const GUIDE_SERVICE_SPEC = 'guide-service';
  * (with the guide's service), or every one but those of `skip`.
  */
 async function routesOverHttp(target, label, suiteEnv, guide, out, { only: pattern, skip } = {}) {
-  const output = join(results, `${target.name}${pattern ? `-${pattern}` : ''}.json`);
-  rmSync(output, { force: true });
   // The installer's and the API user's own checks need a site per version, not per setting.
   const ignored = [
     ...(skip ? [skip] : []),
     ...(target.guide ? [] : ['schema-installer', 'api-user-permissions']),
   ];
-  const jest = await run(
-    join(root, 'node_modules', '.bin', 'jest'),
-    [
-      '-c',
-      'backend/test/civicrm/jest.config.cjs',
-      '--ci',
-      '--json',
-      `--outputFile=${output}`,
+  await jestOnSite(`${label}: routes over HTTP`, `${target.name}${pattern ? `-${pattern}` : ''}`, out, {
+    config: 'backend/test/civicrm/jest.config.cjs',
+    args: [
       ...(pattern ? ['--testPathPatterns', pattern] : []),
       ...(ignored.length > 0 ? ['--testPathIgnorePatterns', ...ignored] : []),
     ],
-    {
+    env: {
       ...suiteEnv,
       ...(guide ? { GUIDE_SERVICE_DIR: guide.dir } : {}),
       TZ: 'UTC',
       NODE_OPTIONS: '--experimental-vm-modules --disable-warning=ExperimentalWarning',
     },
     // Its spec files run one after another; on a busy machine they need more than the default 10 minutes.
-    { timeoutMs: 1_800_000 },
-  );
-  out.push(jest.stdout, jest.stderr);
-  tally.jest(`${label}: routes over HTTP`, output);
+    timeoutMs: 1_800_000,
+  });
 }
 
 /** The extension's end-to-end script (civicrm-extension/tests/run.sh). */

@@ -29,6 +29,19 @@ function heldRenderer() {
   return { render, requests, finish: (html: string) => finish(html), fail: (error: Error) => fail(error) };
 }
 
+/** The site on the Express the service runs on (Nest's adapter), without the rest of the application. */
+async function serveStaticSite(root: string, rendering: ServerRendering): Promise<Server> {
+  const app = new ExpressAdapter().getInstance<Express>();
+  app.use((_request, response, next) => {
+    response.locals[CSP_NONCE_LOCAL] = 'nonce-for-this-answer';
+    next();
+  });
+  app.use(staticSite(root, rendering));
+  return new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+}
+
 function get(server: Server, path: string, headers: Record<string, string> = {}) {
   const { port } = server.address() as AddressInfo;
   return new Promise<IncomingMessage>((resolve, reject) => {
@@ -64,16 +77,7 @@ describe('server-rendered owner pages: headers before the page', () => {
       readPageData: () => Promise.resolve(pageData),
       limitRead: () => Promise.resolve(),
     };
-    // The Express the service runs on (Nest's adapter), without the rest of the application.
-    const app = new ExpressAdapter().getInstance<Express>();
-    app.use((_request, response, next) => {
-      response.locals[CSP_NONCE_LOCAL] = 'nonce-for-this-answer';
-      next();
-    });
-    app.use(staticSite(root, rendering));
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
+    server = await serveStaticSite(root, rendering);
   });
 
   afterEach(async () => {
@@ -149,15 +153,7 @@ describe('page statuses and the page-load limit', () => {
       pageContext: () =>
         Promise.resolve({ organizer: { name: 'Sam Rivera', email: 'sam@example.org' }, timeZone: 'UTC' }),
     };
-    const app = new ExpressAdapter().getInstance<Express>();
-    app.use((_request, response, next) => {
-      response.locals[CSP_NONCE_LOCAL] = 'nonce-for-this-answer';
-      next();
-    });
-    app.use(staticSite(root, rendering));
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
+    server = await serveStaticSite(root, rendering);
   });
 
   afterEach(async () => {
