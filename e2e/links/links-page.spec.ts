@@ -1,109 +1,29 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { startStaticServer, type StaticServer } from '../support/static-server';
+import { join } from 'node:path';
+import { startStaticServer } from '../support/static-server';
+import {
+  EXAMPLE,
+  exampleWith,
+  ITEM_KINDS,
+  loadAllImages,
+  openPage,
+  REPO_ROOT,
+  SCHEMES,
+  SCREENSHOTS,
+  serveContent,
+  siteUrl,
+  STUB_ICON,
+  stubOtherHosts,
+  TEMPLATES,
+  useLinksSite,
+  VIDEO_HOST,
+  watchProblems,
+} from './links-page-support';
 
-const REPO_ROOT = resolve(__dirname, '..', '..');
-const SCREENSHOTS = join(REPO_ROOT, 'dist', 'e2e', 'screenshots');
-const EXAMPLE = JSON.parse(readFileSync(join(REPO_ROOT, 'data', 'links.json'), 'utf8'));
-const TEMPLATES = ['editorial', 'swiss', 'cosmos'] as const;
-const SCHEMES = ['light', 'dark'] as const;
-const ITEM_KINDS = ['link', 'card', 'video', 'portfolio', 'client', 'testimonial'];
-const VIDEO_HOST = /(^|\.)(youtube(-nocookie)?\.com|ytimg\.com|googlevideo\.com)$/;
-const STUB_ICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#777"/></svg>';
-
-let server: StaticServer;
-
-test.beforeAll(async () => {
-  server = await startStaticServer(REPO_ROOT);
-});
-
-test.afterAll(async () => {
-  await server?.close();
-});
-
-/** A deep copy of the example, changed by `edit`. */
-function exampleWith(edit: (doc: typeof EXAMPLE) => void) {
-  const doc = structuredClone(EXAMPLE);
-  edit(doc);
-  return doc;
-}
-
-/**
- * This machine has no internet: other hosts (images, the video player) are answered locally, and
- * every request to them is recorded so tests can check what the page asked for. Site icons at
- * /favicon.ico are the exception: Playwright aborts those whenever a route is set, and the page
- * then shows its neutral icon.
- */
-async function stubOtherHosts(page: Page) {
-  const requested: URL[] = [];
-  const origin = new URL(server.url).origin;
-  await page.route(
-    (url) => url.origin !== origin,
-    (route) => {
-      const url = new URL(route.request().url());
-      requested.push(url);
-      if (VIDEO_HOST.test(url.hostname)) {
-        return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Player</title>' });
-      }
-      return route.fulfill({ contentType: 'image/svg+xml', body: STUB_ICON });
-    },
-  );
-  return requested;
-}
-
-/** Console errors, uncaught exceptions and failed or erroring requests seen while the page runs. */
-function watchProblems(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`exception: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`),
-  );
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  return problems;
-}
-
-async function serveContent(page: Page, body: unknown, status = 200) {
-  await page.route('**/data/links.json', (route) =>
-    route.fulfill({
-      status,
-      contentType: 'application/json',
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  );
-}
-
-async function openPage(page: Page, query = '') {
-  await page.goto(new URL(query, server.url).href);
-  await expect(page.locator('.hero__name')).toBeVisible();
-}
-
-/** Lazy images load when scrolled to; a full-page screenshot or audit needs them all now. */
-async function loadAllImages(page: Page) {
-  await page.evaluate(async () => {
-    const images = Array.from(document.images);
-    for (const image of images) image.loading = 'eager';
-    await Promise.all(
-      images
-        .filter((image) => !image.complete)
-        .map(
-          (image) =>
-            new Promise((done) => {
-              image.addEventListener('load', done, { once: true });
-              image.addEventListener('error', done, { once: true });
-            }),
-        ),
-    );
-  });
-}
+/** The links page in each template and colour scheme, and how it behaves with its content. */
+useLinksSite();
 
 for (const scheme of SCHEMES) {
   test.describe(`${scheme} color scheme`, () => {
@@ -183,7 +103,7 @@ test.describe('behaviour', () => {
 
   test('a missing content file shows a clear message', async ({ page }) => {
     await serveContent(page, 'Not found', 404);
-    await page.goto(server.url);
+    await page.goto(siteUrl());
     const alert = page.getByRole('alert');
     await expect(alert.getByRole('heading', { name: 'This page could not be displayed' })).toBeVisible();
     await expect(alert).toContainText('The links file data/links.json could not be loaded (HTTP 404).');
@@ -192,13 +112,13 @@ test.describe('behaviour', () => {
 
   test('a content file that is not JSON shows a clear message', async ({ page }) => {
     await serveContent(page, '{ "profile": { "name": "Juno" ');
-    await page.goto(server.url);
+    await page.goto(siteUrl());
     await expect(page.getByRole('alert')).toContainText('The links file data/links.json is not valid JSON');
   });
 
   test('a content file without a profile name or sections shows a clear message', async ({ page }) => {
     await serveContent(page, { profile: {}, sections: 'none' });
-    await page.goto(server.url);
+    await page.goto(siteUrl());
     await expect(page.getByRole('alert')).toContainText('does not have the expected shape');
   });
 
@@ -462,7 +382,7 @@ test.describe('behaviour', () => {
   });
 
   test('the static head describes the page for crawlers and link previews', async ({ request }) => {
-    const html = await (await request.get(server.url)).text();
+    const html = await (await request.get(siteUrl())).text();
     expect(html).toMatch(/<html lang="en"/);
     expect(html).toMatch(/<title>[^<]+<\/title>/);
     for (const name of ['name="description"', 'property="og:title"', 'property="og:description"']) {
@@ -471,161 +391,3 @@ test.describe('behaviour', () => {
     expect(html).toContain('<noscript>');
   });
 });
-
-test.describe('phone width', () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-
-  for (const template of TEMPLATES) {
-    test(`the ${template} template has no horizontal scroll at 390px`, async ({ page }) => {
-      await stubOtherHosts(page);
-      await openPage(page, `?template=${template}`);
-      await loadAllImages(page);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-        scrollWidth: document.documentElement.scrollWidth,
-        clientWidth: document.documentElement.clientWidth,
-      }));
-      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-    });
-  }
-});
-
-test.describe('without JavaScript', () => {
-  test.use({ javaScriptEnabled: false });
-
-  test('a message explains the page and points to the raw data', async ({ page }) => {
-    await page.goto(server.url);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Juno Adeyemi-Hart · Links');
-    await expect(page.getByRole('link', { name: 'data/links.json' })).toHaveAttribute(
-      'href',
-      'data/links.json',
-    );
-  });
-});
-
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
-for (const viewport of VIEWPORTS) {
-  test.describe(`first screen and layout at ${viewport.width}px`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-
-    for (const template of TEMPLATES) {
-      test(`${template}: the first link is on the first screen, the name keeps its hyphen, the footer is left-aligned`, async ({
-        page,
-      }) => {
-        await stubOtherHosts(page);
-        await openPage(page, `?template=${template}`);
-
-        const firstLink = page.locator('#content a[href]').first();
-        await expect(firstLink).toHaveText(EXAMPLE.sections[0].items[0].title);
-        const box = await firstLink.boundingBox();
-        expect(box && box.y + box.height).toBeLessThanOrEqual(viewport.height);
-
-        // "Adeyemi-Hart" stays on one line: no break after its hyphen.
-        const hyphenated = page.locator('.hero__name .nowrap');
-        await expect(hyphenated).toHaveText('Adeyemi-Hart');
-        const lines = await hyphenated.evaluate((node) => {
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-        });
-        expect(lines).toBe(1);
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(EXAMPLE.profile.name);
-
-        const footer = await page.locator('.site-footer').evaluate((element) => {
-          const copy = element.querySelector('.site-footer__copy')!;
-          return {
-            align: getComputedStyle(copy).textAlign,
-            offset: copy.getBoundingClientRect().left - element.getBoundingClientRect().left,
-          };
-        });
-        expect(footer).toEqual({ align: 'left', offset: 0 });
-      });
-
-      test(`${template}: a video placeholder shows its title and a play button, loading nothing from the host`, async ({
-        page,
-      }) => {
-        const requested = await stubOtherHosts(page);
-        await openPage(page, `?template=${template}`);
-        const video = page.locator('[data-kind="video"]').first();
-        const title = EXAMPLE.sections[2].items[0].title as string;
-        const play = video.getByRole('button', { name: `Play video: ${title}` });
-
-        await play.scrollIntoViewIfNeeded();
-        await expect(play.locator('.video__play-title')).toHaveText(title);
-        await expect(play.locator('.video__play-title')).toBeVisible();
-        await expect(play.locator('.video__play-icon')).toBeVisible();
-        expect(requested.filter((url) => VIDEO_HOST.test(url.hostname))).toEqual([]);
-      });
-    }
-
-    test('editorial: the masthead’s double rule is the only rule above the first section', async ({
-      page,
-    }) => {
-      await stubOtherHosts(page);
-      await openPage(page, '?template=editorial');
-      const gap = await page.evaluate(() => {
-        const hero = document.getElementById('hero')!.getBoundingClientRect();
-        const header = document.querySelector('.section .section__header')!;
-        return {
-          rule: getComputedStyle(header).borderTopStyle,
-          space: header.getBoundingClientRect().top - hero.bottom,
-        };
-      });
-      expect(gap.rule).toBe('none');
-      expect(gap.space).toBeLessThanOrEqual(40);
-    });
-
-    test('portfolio and testimonial items with a url always link to it, with a name', async ({ page }) => {
-      const doc = exampleWith((content) => {
-        content.sections[4].items = [
-          { type: 'portfolio', image: 'assets/img/work-mural.svg', url: 'https://example.org/mural' },
-          { type: 'portfolio', description: 'Hand-lettered signs', url: 'https://example.org/signs' },
-          { type: 'portfolio', url: 'https://example.org/bare' },
-        ];
-        content.sections[6].items = [
-          { type: 'testimonial', quote: 'They listened first.', url: 'https://example.org/quote' },
-          { type: 'testimonial', url: 'https://example.org/source' },
-          { type: 'testimonial', quote: 'Named.', name: 'Dana', url: 'https://example.org/dana' },
-        ];
-      });
-      await serveContent(page, doc);
-      await stubOtherHosts(page);
-      await openPage(page);
-
-      const portfolio = page.locator('#portfolio');
-      await expect(portfolio.getByRole('link', { name: 'Portfolio piece' })).toHaveAttribute(
-        'href',
-        'https://example.org/mural',
-      );
-      await expect(portfolio.getByRole('link')).toHaveCount(3);
-      await expect(portfolio.getByRole('link', { name: 'View this piece' }).first()).toHaveAttribute(
-        'href',
-        'https://example.org/signs',
-      );
-      await expect(portfolio.getByRole('link', { name: 'View this piece' }).last()).toHaveAttribute(
-        'href',
-        'https://example.org/bare',
-      );
-
-      const testimonials = page.locator('#testimonials');
-      await expect(testimonials.getByRole('link', { name: 'They listened first.' })).toHaveAttribute(
-        'href',
-        'https://example.org/quote',
-      );
-      await expect(testimonials.getByRole('link', { name: 'Source' })).toHaveAttribute(
-        'href',
-        'https://example.org/source',
-      );
-      await expect(testimonials.getByRole('link', { name: 'Dana' })).toHaveAttribute(
-        'href',
-        'https://example.org/dana',
-      );
-
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => v.id)).toEqual([]);
-    });
-  });
-}
