@@ -23,7 +23,8 @@ import {
   OTHER_ORG_ID,
   STAFF_CONTACT_ID,
 } from '../src/app/crm/in-memory/demo-data';
-import { ACTIVITY_FIELDS, SECTIONS } from '../src/app/fields/field-config';
+import { crmNameOf, SECTIONS } from '../src/app/fields/field-config';
+import { PREFILL_FIRST_SLICE, PREFILLED_ACTIVITY_FIELDS } from '../src/app/form/form-data.service';
 import { UPLOAD_LIMITS } from '../src/app/check-ins/upload-policy';
 import { ownerQuery, DEMO_LINK } from './support/test-app';
 import { TARGET_JOIN } from './support/check-in-join';
@@ -49,15 +50,18 @@ const PLAN = 'Business_plan';
 const FEASIBILITY_STUDY = `${ACTIVITY_CUSTOM_GROUP}.${FEASIBILITY}`;
 const BUSINESS_PLAN = `${ACTIVITY_CUSTOM_GROUP}.${PLAN}`;
 const CLEARED_FIELDS = `${ACTIVITY_CUSTOM_GROUP}.Cleared_fields`;
-/** The form's reads: the identity, the organization, the stage, and one per prefilled check-in field. */
+/** The form's first request: the identity, the organization, the stage, the newest check-ins and one read per file field. */
 const FORM_READS = [
   'Contact.get',
   'Contact.get',
   'Activity.get',
-  ...ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled).map(() => 'Activity.get'),
+  'Activity.get',
+  'Activity.get',
+  'Activity.get',
 ].sort();
-/** More check-ins than the form read in its first slice when it read the newest ones first. */
-const LONG_HISTORY = 30;
+/** More check-ins than the form reads in its first slice. */
+const LONG_HISTORY = PREFILL_FIRST_SLICE + 5;
+const PREFILLED_NOT_FILES = PREFILLED_ACTIVITY_FIELDS.filter((field) => field.type !== 'file');
 
 /** The custom-field columns a read selected (file names' joins left out). */
 function customColumns(call: RecordedCall | undefined): string[] {
@@ -67,6 +71,30 @@ function customColumns(call: RecordedCall | undefined): string[] {
       (column) => /^[A-Za-z_]+\.[A-Za-z_0-9]+$/.test(column) && column.startsWith(ACTIVITY_CUSTOM_GROUP),
     )
     .sort();
+}
+
+/**
+ * Whether the calls are the form's second request (a co-op with more check-ins than its first
+ * slice, whose newest left some fields unsettled): one batch of `limit 1` reads, each of one
+ * prefilled field's column, older than a place in the list.
+ */
+function isSecondRequest(calls: RecordedCall[]): boolean {
+  const prefilledColumns = PREFILLED_ACTIVITY_FIELDS.map(crmNameOf);
+  return (
+    new Set(calls.map((call) => call.at)).size === 1 &&
+    calls.every((call) => {
+      const own = customColumns(call).filter(
+        (column) => ![CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].includes(column),
+      );
+      return (
+        name(call) === 'Activity.get' &&
+        call.params['limit'] === 1 &&
+        own.length === 1 &&
+        prefilledColumns.includes(own[0] ?? '') &&
+        JSON.stringify(call.params['where']).includes('["activity_date_time","<"')
+      );
+    })
+  );
 }
 
 describe('GET /api/data', () => {
@@ -239,7 +267,8 @@ describe('GET /api/data', () => {
       const [first, ...others] = service.emulator.calls;
       const together = [first!, ...others.filter((call) => call.at - first!.at < ROUND_TRIP_MS / 2)];
       expect(together.map(name).sort()).toEqual(FORM_READS);
-      expect(others.filter((call) => !together.includes(call))).toEqual([]);
+      // After them, the second request: the demo co-op has more check-ins than a slice, some fields unsettled in it.
+      expect(isSecondRequest(others.filter((call) => !together.includes(call)))).toBe(true);
     });
 
     it('writes nothing', async () => {
@@ -320,7 +349,8 @@ describe('GET /api/data', () => {
       ]);
       const batch = calls.filter((call) => call.at === calls[0]!.at);
       expect(batch.map(name).slice(2).sort()).toEqual(FORM_READS);
-      expect(calls.filter((call) => !batch.includes(call))).toEqual([]);
+      // Only the second request follows, once the check passed.
+      expect(isSecondRequest(calls.filter((call) => !batch.includes(call)))).toBe(true);
       expect(payload.organization.id).toBe(DEMO_ORG_ID);
     });
 
@@ -361,7 +391,30 @@ describe('GET /api/data for a co-op with a long history', () => {
     });
   }
 
-  it('reads each prefilled field’s newest answering or clearing check-in, its column only, in one request: the same prefill as reading all', async () => {
+  /** The calls of each CiviCRM request, in the order they went out. */
+  function requests(): RecordedCall[][] {
+    const byTime = new Map<number, RecordedCall[]>();
+    for (const call of service.emulator.calls) byTime.set(call.at, [...(byTime.get(call.at) ?? []), call]);
+    return [...byTime.values()];
+  }
+
+  /** The first request's reads of the check-ins: the newest slice, every prefilled column, and one per file field, its column only. */
+  function expectFirstRequest(calls: RecordedCall[] | undefined): void {
+    expect(calls?.map(name).sort()).toEqual(FORM_READS);
+    const slice = calls?.find((call) => call.params['limit'] === PREFILL_FIRST_SLICE);
+    expect(customColumns(slice)).toEqual(
+      [...PREFILLED_ACTIVITY_FIELDS.map(crmNameOf), CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+    );
+    expect(JSON.stringify(slice?.params['where'])).not.toContain('"OR"');
+    const fileReads = calls?.filter((call) => JSON.stringify(call.params['where']).includes('"OR"'));
+    expect(fileReads?.map((call) => call.params['limit'])).toEqual([1, 1]);
+    expect(fileReads?.map(customColumns)).toEqual([
+      [FEASIBILITY_STUDY, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+      [BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+    ]);
+  }
+
+  it('reads the newest check-ins first, then, per field they left unsettled, its newest older answering or clearing check-in: the same prefill as reading all', async () => {
     const before = await formData();
     // Newer than the demo history: each gives one answer, so the older values still show.
     for (let day = 1; day <= LONG_HISTORY; day += 1) {
@@ -380,35 +433,36 @@ describe('GET /api/data for a co-op with a long history', () => {
       ...before.lastGiven,
       Steering_committee_size: new Date(`${newest.replace(' ', 'T')}Z`).toISOString(),
     });
-    expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
-    const fieldReads = service.emulator
-      .callsTo('Activity', 'get')
-      .filter((call) => JSON.stringify(call.params['where']).includes('"OR"'));
-    expect(fieldReads).toHaveLength(ACTIVITY_FIELDS.filter((field) => !field.neverPrefilled).length);
-    for (const read of fieldReads) {
-      expect(read.params['limit']).toBe(1);
-      expect(
-        customColumns(read).filter((column) => ![CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].includes(column)),
-      ).toHaveLength(1);
+    const [first, second, ...more] = requests();
+    expectFirstRequest(first);
+    // The second: one `limit 1` read per prefilled field the slice left unsettled, its column
+    // only, older than the slice's oldest check-in.
+    const oldestOfSlice = `2027-01-${String(LONG_HISTORY - PREFILL_FIRST_SLICE + 1).padStart(2, '0')} 09:00:00`;
+    expect(second?.map((call) => [name(call), call.params['limit']])).toEqual(
+      second?.map(() => ['Activity.get', 1]),
+    );
+    expect(second?.map(customColumns)).toEqual(
+      PREFILLED_NOT_FILES.filter((field) => field.name !== 'Steering_committee_size').map((field) =>
+        [crmNameOf(field), CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
+      ),
+    );
+    for (const call of second ?? []) {
+      expect(JSON.stringify(call.params['where'])).toContain(
+        JSON.stringify(['activity_date_time', '<', oldestOfSlice]),
+      );
     }
-    expect(fieldReads.map(customColumns)).toContainEqual(
-      [FEASIBILITY_STUDY, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
-    );
-    expect(fieldReads.map(customColumns)).toContainEqual(
-      [BUSINESS_PLAN, CLEARED_FIELDS, ACTIVITY_STAGE_FIELD].sort(),
-    );
+    expect(more).toEqual([]);
   });
 
   it('answers in one request when the newest check-ins settle every field but the files', async () => {
     const before = await formData();
-    // The newest clears every answer but the files; the files are older than many check-ins.
-    const unsettled = Object.keys(before.prefill).filter(
-      (field) => before.lastGiven?.[field] !== undefined && ![FEASIBILITY, PLAN].includes(field),
-    );
+    // The newest clears every answer but the files; the files are older than the first slice.
     for (let day = 1; day <= LONG_HISTORY; day += 1) {
       recordCheckIn(
         `2027-02-${String(day).padStart(2, '0')} 09:00:00`,
-        day === LONG_HISTORY ? { [CLEARED_FIELDS]: unsettled.join(',') } : {},
+        day === LONG_HISTORY
+          ? { [CLEARED_FIELDS]: PREFILLED_NOT_FILES.map((field) => field.name).join(',') }
+          : {},
       );
     }
     service.emulator.clearCalls();
@@ -416,11 +470,13 @@ describe('GET /api/data for a co-op with a long history', () => {
 
     const after = await formData();
 
-    expect(new Set(service.emulator.calls.map((call) => call.at)).size).toBe(1);
+    const [first, ...more] = requests();
+    expectFirstRequest(first);
+    expect(more).toEqual([]);
     const files = [FEASIBILITY, PLAN].filter((field) => before.prefill[field] !== undefined);
     expect(files.length).toBeGreaterThan(0);
     for (const field of files) expect(after.prefill[field]).toEqual(before.prefill[field]);
-    for (const field of unsettled) expect(after.prefill[field]).toBeUndefined();
+    for (const field of PREFILLED_NOT_FILES) expect(after.prefill[field.name]).toBeUndefined();
   });
 });
 

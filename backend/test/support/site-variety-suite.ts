@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CrmProxy } from '../../bench/support/crm-proxy';
 import type { CrmClient } from '../../src/app/crm/crm-client';
 import { ACTIVITY_CUSTOM_GROUP, CONTACT_CUSTOM_GROUP } from '../../src/app/crm/crm-names';
+import { PREFILL_FIRST_SLICE } from '../../src/app/form/form-data.service';
 import {
   type BuiltCoop,
   type BuiltPerson,
@@ -253,20 +254,32 @@ export function defineSiteVarietySuite(options: VarietySuiteOptions): void {
       });
     });
 
-    describe('37.2: old files in the form read (crm helper)', () => {
-      // Each prefilled field's newest answering or clearing check-in is read in the first request,
-      // however old (FormDataService.activityPrefill).
-      it('reads the form of the long co-op, files only in its oldest check-ins, in 1 request under 100 kB', async () => {
-        const visit = sweep.visits.find((candidate) =>
-          candidate.name.startsWith('GET /api/data (long'),
-        ) as Visit;
+    describe('37.2: old answers in the form read (crm helper)', () => {
+      // The newest check-ins and each file field's newest answering or clearing check-in come in
+      // the first request; a field they leave unsettled gets its own `limit 1` read in a second
+      // (FormDataService.activityPrefill, docs/performance.md "Bounded answers").
+      const formVisit = (coop: BuiltCoop) =>
+        sweep.visits.find((candidate) => candidate.name.startsWith(`GET /api/data (${coop.key},`)) as Visit;
+      const traffic = (visit: Visit) => {
+        process.stdout.write(
+          `${options.label}: ${visit.name}: ${visit.crmRequests} CiviCRM requests, ` +
+            `${(visit.crmBytes / 1000).toFixed(1)} kB, ${visit.ms} ms\n`,
+        );
+        return { requests: visit.crmRequests, underLimit: visit.crmBytes <= 100_000 };
+      };
+
+      it('reads the form of the long co-op, files only in its oldest check-ins, in 2 requests at most, under 100 kB', () => {
+        const visit = formVisit(site.coops.long);
         const data = JSON.parse(visit.body) as FormDataPayload;
         expect(data.prefill['Feasibility_study']).toMatchObject({ id: expect.any(Number) });
         expect(data.prefill['Business_plan']).toMatchObject({ id: expect.any(Number) });
-        expect({ requests: visit.crmRequests, underLimit: visit.crmBytes <= 100_000 }).toEqual({
-          requests: 1,
-          underLimit: true,
-        });
+        const { requests, underLimit } = traffic(visit);
+        expect({ atMostTwo: requests <= 2, underLimit }).toEqual({ atMostTwo: true, underLimit: true });
+      });
+
+      it('reads the form of a co-op whose newest check-ins settle every field in 1 request', () => {
+        expect(site.coops.second.checkIns).toBeGreaterThan(PREFILL_FIRST_SLICE);
+        expect(traffic(formVisit(site.coops.second))).toEqual({ requests: 1, underLimit: true });
       });
     });
 

@@ -22,6 +22,8 @@ export interface Visit {
   /** CiviCRM requests and the bytes of their answers, while this visit was served. */
   crmRequests: number;
   crmBytes: number;
+  /** How long the service took to answer it. */
+  ms: number;
 }
 
 export interface Sweep {
@@ -111,8 +113,10 @@ async function visit(
   headers: Record<string, string> = {},
 ): Promise<Visit> {
   const before = proxy.calls.length;
+  const began = Date.now();
   const response = await service.get(path, headers);
   const body = await response.text();
+  const ms = Date.now() - began;
   // The proxy notes a call once its answer has gone out: one more turn of the event loop.
   await nextTurn();
   const calls = proxy.calls.slice(before);
@@ -124,6 +128,7 @@ async function visit(
     body,
     crmRequests: calls.length,
     crmBytes: calls.reduce((sum, call) => sum + call.bytes, 0),
+    ms,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   FORM_CONTACT_RELATIONSHIP,
   SUBMISSION_ID_FIELD,
 } from '../../src/app/crm/crm-names';
+import { PREFILL_FIRST_SLICE, PREFILLED_ACTIVITY_FIELDS } from '../../src/app/form/form-data.service';
 import {
   type ExtraField,
   markupMark,
@@ -55,7 +56,7 @@ export interface BuiltSite {
     long: BuiltCoop;
     /** Two Primary Contacts. */
     shared: BuiltCoop;
-    /** A second co-op of the long co-op's owner, with a few check-ins. */
+    /** A second co-op of the long co-op's owner: more check-ins than the form's first slice, the newest clearing every prefilled answer. */
     second: BuiltCoop;
     /** A third co-op of that owner, without any check-in. */
     empty: BuiltCoop;
@@ -344,15 +345,19 @@ export async function buildSite(crm: SiteApi, plan: VarietyPlan, groups: SiteGro
     for (const [coop, by, count] of [
       [coops.shared, sharedOne.personId, 4],
       [coops.shared, sharedTwo.personId, 3],
-      [coops.second, owner.personId, 5],
+      [coops.second, owner.personId, PREFILL_FIRST_SLICE + 5],
     ] as const) {
       for (let index = 0; index < count; index += 1) {
         checkIns.push({
           ...checkInBase(coop.orgId, by, start + span - (index + 1) * 7 * 86_400_000 - by * 60_000),
           [ACTIVITY_STAGE_FIELD]: stages[1 + (index % 3)],
           [SUBMISSION_ID_FIELD]: randomUUID(),
-          [`${ACTIVITY_CUSTOM_GROUP}.Organizing_notes`]: `${ORDINARY_WRITING[index]} ${coop.mark}`,
+          [`${ACTIVITY_CUSTOM_GROUP}.Organizing_notes`]: `${ORDINARY_WRITING[index % ORDINARY_WRITING.length]} ${coop.mark}`,
           ...extraValues(plan, 'activity', coop, by, fileIds, random),
+          // Its newest check-in settles every prefilled field, so its form reads no older check-in.
+          ...(coop === coops.second && index === 0
+            ? { [CLEARED_FIELDS_FIELD]: PREFILLED_ACTIVITY_FIELDS.map((field) => field.name).join(',') }
+            : {}),
         });
         coop.checkIns += 1;
       }

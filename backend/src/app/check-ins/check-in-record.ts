@@ -13,7 +13,11 @@ export interface CheckInRecord {
   cleared: ReadonlySet<string>;
   /** Its subject, null when empty; read with `recorder`. */
   subject: string | null;
-  /** The display name of whoever recorded it, null when unknown; read with `recorder`. */
+  /**
+   * Whoever recorded it: their display name, or "Contact <id>" when they are in the trash
+   * (docs/decisions.md, "Site shapes the configuration does not name"); null when unknown. Read
+   * with `recorder`.
+   */
   recordedBy: string | null;
   /** Where it stands in the list's order, to read the check-ins older than it (CrmCheckInsGateway.list, `olderThan`). */
   position: CheckInPosition;

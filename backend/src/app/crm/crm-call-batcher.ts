@@ -3,12 +3,14 @@ import { CrmError } from './crm-errors';
 import { isPhpJsonReadable, unreadableCall } from './php-json';
 
 /**
- * More than any route reads at once (the form with a new link: the checksum check, the
- * relationships, five reads, one per prefilled check-in field (38) and the schema when cold): a
- * batch holds one request's reads only, so the bound no longer spreads a crowd, it only caps one
- * request.
+ * More than any route reads at once. The form's first request holds the checksum check, the
+ * relationships, five reads, one per file field and the schema when cold (16 sufficed); its
+ * second, only for a long co-op, one `limit 1` read per prefilled check-in field its newest
+ * check-ins left unsettled, 38 at most (FormDataService.activityPrefill; its spec checks the bound
+ * holds them), so that read stays one request. A batch holds one request's reads only, so the
+ * bound never spreads a crowd, it only caps one request.
  */
-export const MAX_CALLS_PER_BATCH = 64;
+export const MAX_CALLS_PER_BATCH = 40;
 
 type Settle = { resolve: (rows: CrmRow[]) => void; reject: (error: unknown) => void };
 
