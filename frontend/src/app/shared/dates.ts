@@ -9,6 +9,7 @@
  *   formatting never moves a day again. Times ("6:00 PM") follow the reader's locale.
  */
 
+import { wallClockIn, type WallClock } from '@checkin/contract';
 import { dateTimeFormat } from '../core/intl-formats';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -38,15 +39,6 @@ export function setDisplayTimeZone(zone: string | null): void {
   }
 }
 
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
 /** An instant's calendar day and time of day on the display zone's clock. */
 function wallClock(instant: Date): WallClock {
   if (displayTimeZone === null)
@@ -58,25 +50,7 @@ function wallClock(instant: Date): WallClock {
       minute: instant.getMinutes(),
       second: instant.getSeconds(),
     };
-  const parts = dateTimeFormat('en-US', {
-    timeZone: displayTimeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return {
-    year: part('year'),
-    month: part('month'),
-    day: part('day'),
-    hour: part('hour') % 24,
-    minute: part('minute'),
-    second: part('second'),
-  };
+  return wallClockIn(instant.getTime(), displayTimeZone);
 }
 
 /** Options for formatting an instant: in the display zone when one is set. */

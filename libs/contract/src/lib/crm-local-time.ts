@@ -25,7 +25,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-interface WallClock {
+/** A calendar day and a time of day, as a clock on the wall reads them. */
+export interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -34,7 +35,8 @@ interface WallClock {
   second: number;
 }
 
-function wallClock(instant: number, timeZone: string): WallClock {
+/** The instant on the wall clock of an IANA time zone. */
+export function wallClockIn(instant: number, timeZone: string): WallClock {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
@@ -53,7 +55,7 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** The instant as the CRM's wall clock: "YYYY-MM-DD HH:MM:SS". */
 export function toCrmLocalTime(instant: Date, timeZone: string): string {
-  const clock = wallClock(instant.getTime(), timeZone);
+  const clock = wallClockIn(instant.getTime(), timeZone);
   return (
     `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)} ` +
     `${pad(clock.hour)}:${pad(clock.minute)}:${pad(clock.second)}`
@@ -91,7 +93,7 @@ function convertCrmLocalTime(text: string, timeZone: string): string {
 
 /** The zone's offset from UTC at an instant, in milliseconds (Chicago in winter: -6 h). */
 function offsetAt(instant: number, timeZone: string): number {
-  const clock = wallClock(instant, timeZone);
+  const clock = wallClockIn(instant, timeZone);
   const wall = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
   return wall - Math.floor(instant / 1000) * 1000;
 }
