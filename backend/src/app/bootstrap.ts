@@ -63,8 +63,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     new BodyDepthPipe(),
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
   );
-  // On SIGTERM: stop accepting connections, let in-flight requests finish, close Redis, exit 0.
-  app.enableShutdownHooks([], { useProcessExit: true });
+  // On SIGTERM or SIGINT (docs/operations.md): stop accepting connections, let in-flight requests
+  // finish, close Redis, exit 0. Named, because Nest's default also ends the process on SIGUSR2,
+  // SIGHUP and the fault signals.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }
 
 /**
