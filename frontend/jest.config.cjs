@@ -1,4 +1,8 @@
-/** Front-end unit tests: zoneless Angular in jsdom (jest-preset-angular). */
+/**
+ * Front-end unit tests: zoneless Angular in jsdom (jest-preset-angular). tsconfig.spec.json sets
+ * isolatedModules, so each file is compiled alone and not type-checked here: the typecheck target
+ * (npm run lint) checks the specs, and a cold run takes half the time.
+ */
 module.exports = {
   displayName: 'frontend',
   preset: 'jest-preset-angular',
