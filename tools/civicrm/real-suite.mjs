@@ -87,6 +87,9 @@ const TARGETS = [
     port: 8760,
     timeZone: 'America/Chicago',
     restricted: true,
+    // What depends on neither the zone nor the service's key ran on 6.14 already: the installer's
+    // and the API user's own checks need a site per version, and upkeep's steps use the admin key.
+    skipSpecs: ['schema-installer', 'api-user-permissions', 'upkeep'],
     lane: 1,
   },
 ];
@@ -298,11 +301,7 @@ const GUIDE_SERVICE_SPEC = 'guide-service';
  * (with the guide's service), or every one but those of `skip`.
  */
 async function routesOverHttp(target, label, suiteEnv, guide, out, { only: pattern, skip } = {}) {
-  // The installer's and the API user's own checks need a site per version, not per setting.
-  const ignored = [
-    ...(skip ? [skip] : []),
-    ...(target.guide ? [] : ['schema-installer', 'api-user-permissions']),
-  ];
+  const ignored = [...(skip ? [skip] : []), ...(target.skipSpecs ?? [])];
   await jestOnSite(`${label}: routes over HTTP`, `${target.name}${pattern ? `-${pattern}` : ''}`, out, {
     config: 'backend/test/civicrm/jest.config.cjs',
     args: [
