@@ -25,6 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADMIN_KEY, civicrmShPath, siteEnvironment } from '../harness/civicrm-sites.mjs';
 import { guideScript } from './follow-setup-guide.mjs';
 
 /** The release upgraded from: docs/releasing.md's table (its step 7 moves this on). */
@@ -40,20 +41,11 @@ const PACKS = { 6.14: 'civicrm-standalone-6.14-code.tar.gz', 5.81: 'civicrm-stan
 if (!PACKS[version]) throw new Error('--version must be 6.14 or 5.81');
 const slot = Number(process.env.REAL_SUITE_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE_SLOT must be 0-9');
-const civicrmSh = resolve(process.env.CIVICRM_SH ?? join(root, '..', 'shared', 'civicrm', 'civicrm.sh'));
-const ADMIN_KEY = 'civi-test-apikey-0123456789';
+const civicrmSh = civicrmShPath();
 const port = 8770 + slot * 100;
 const base = `/tmp/checkin-civicrm-${slot}-upgrade`;
 const home = `/tmp/checkin-upgrade-${slot}`;
-const site = {
-  CIVICRM_BASE: base,
-  TMPDIR: join(base, 'tmp'),
-  CIVICRM_PORT: String(port),
-  CIVICRM_DB_PORT: String(port + 6),
-  CIVICRM_PACK: join(dirname(civicrmSh), PACKS[version]),
-  CIVICRM_TIMEZONE: 'UTC',
-  CIVICRM_API_KEY: ADMIN_KEY,
-};
+const site = siteEnvironment({ base, port, pack: PACKS[version] });
 const url = `http://127.0.0.1:${port}`;
 const servicePort = port + 3;
 const totals = { passed: 0, failed: 0 };
