@@ -10,4 +10,7 @@ module.exports = {
   displayName: 'backend-reliability',
   roots: ['<rootDir>/test/reliability'],
   testPathIgnorePatterns: ['/node_modules/'],
+  // One suite at a time: each measures a built service's answers, memory and CPU, which a second
+  // suite loading the machine beside it would distort.
+  maxWorkers: 1,
 };

@@ -20,5 +20,7 @@ module.exports = {
   moduleNameMapper: {
     '^@checkin/contract$': '<rootDir>/../libs/contract/src/index.ts',
   },
+  // A worker per core, not jest's default of cores - 1 (one on a 2-core machine): 25 s -> 16 s.
+  maxWorkers: '100%',
   coverageDirectory: '../dist/coverage/frontend',
 };
