@@ -4,7 +4,7 @@
  * ("N passed, N failed"). Steps run in order; a failing step does not stop the others, so one
  * run shows everything that is wrong.
  *
- *   lint + type check (`npm run lint`, every project) → formatting → build (front end, back end)
+ *   build (front end, back end) → lint + type check (`npm run lint`, every project) → formatting
  *   → the fake CiviCRM's jest (model, emulator) → front-end jest (under several time zones)
  *   → Playwright (Chromium: links page and check-in pages) → back-end jest (unit and
  *   integration) → back-end reliability suites (against the fresh build)
@@ -252,18 +252,6 @@ const backendJestEnv = {
 };
 let built = false;
 
-if (wants('lint')) {
-  // Prettier (one process, mostly one core) beside `npm run lint` (the same command: lint and type
-  // check of every project: backend, frontend, libs, e2e, tools).
-  const formatting = background(
-    'formatting (prettier --check .)',
-    join(root, 'node_modules', '.bin', 'prettier'),
-    ['--check', '.'],
-  );
-  check('lint and type check (npm run lint)', npmBin, ['run', '--silent', 'lint']);
-  const { ok, seconds } = await formatting.finish();
-  recordCheck('formatting (prettier --check .)', ok, seconds, formatting.at);
-}
 if (wants('build') && !skipBuild) {
   built = check('build (front end and back end)', nxBin, [
     'run-many',
@@ -296,6 +284,19 @@ if (wants('civicrm') && buildFailed) stepLines.push('FAIL real CiviCRM: not run,
 // purpose and boot many services, come last, beside the suite's test phases only (installs and a
 // production build beside them made them miss their timeouts on a loaded machine).
 if (wants('civicrm') && !buildFailed && !serial) realSuite = startRealCiviCrmSuite(realSuiteLabel);
+// Lint and formatting after the build, so the real-CiviCRM suite, the longest step, starts first.
+if (wants('lint')) {
+  // Prettier (one process, mostly one core) beside `npm run lint` (the same command: lint and type
+  // check of every project: backend, frontend, libs, e2e, tools).
+  const formatting = background(
+    'formatting (prettier --check .)',
+    join(root, 'node_modules', '.bin', 'prettier'),
+    ['--check', '.'],
+  );
+  check('lint and type check (npm run lint)', npmBin, ['run', '--silent', 'lint']);
+  const { ok, seconds } = await formatting.finish();
+  recordCheck('formatting (prettier --check .)', ok, seconds, formatting.at);
+}
 if (wants('civicrm-fake')) {
   jestSuite('fake CiviCRM (model and emulator)', 'libs/civicrm-fake/jest.config.cjs', 'civicrm-fake', {
     TZ: 'UTC',
