@@ -45,6 +45,7 @@ import {
   startSitesInBackground,
 } from '../harness/civicrm-sites.mjs';
 import { createTally } from './suite-results.mjs';
+import { upgradeSite } from './upgrade-site.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -379,16 +380,21 @@ async function stopGuideService(label, guide, guides, out) {
  * and settings checked. Its build of this tree restores the suite's one production build (the
  * shared Nx cache). Runs in the first lane after 6.14, with the full matrix or `--only=upgrade`.
  */
-async function upgradeRun(guides) {
+async function upgradeRun(guides, siteReady) {
   const label = 'upgrade run (0.1.0 to this tree, CiviCRM 6.14)';
   const build = await guides.productionBuild();
   if (build && !build.ok) tally.note(`the shared production build failed: the upgrade run builds its own`);
+  const site = await siteReady();
+  // A site that did not come up in the background is the upgrade run's to reset and start again.
+  if (!site.ok)
+    tally.note(`the upgrade run's site did not start in the background: the run starts it itself`);
   const started = Date.now();
   const upgrade = await run(
     process.execPath,
     [
       join(root, 'tools', 'civicrm', 'upgrade-run.mjs'),
       `--nx-cache=${guides.sharedBuildEnvironment().NX_CACHE_DIRECTORY}`,
+      ...(site.ok && !keep ? ['--site-started'] : []),
     ],
     {},
     { timeoutMs: 1_800_000 },
@@ -427,8 +433,14 @@ if (!existsSync(civicrmShPath())) {
   const targets = TARGETS.filter(
     (target) => !only || [target.name, ...(target.aliases ?? [])].some((name) => only.includes(name)),
   );
+  const upgrading = !only || only.includes('upgrade');
+  // The upgrade run's site last: it is ready long before the first lane reaches the upgrade run.
+  const upgradeSiteEnv = upgradeSite({ slot, version: '6.14' }).env;
   const sites = startSitesInBackground(
-    targets.map((target) => ({ name: target.name, env: targetSite(target) })),
+    [
+      ...targets.map((target) => ({ name: target.name, env: targetSite(target) })),
+      ...(upgrading ? [{ name: 'upgrade', env: upgradeSiteEnv }] : []),
+    ],
     { dir: join(results, 'sites'), reset: !keep },
   );
   if (targets.some((target) => target.guide)) guides.startProductionBuild();
@@ -445,7 +457,7 @@ if (!existsSync(civicrmShPath())) {
           if (!linted) lintExtension();
           linted = true;
         }
-        if (laneList === laneTargets[0] && (!only || only.includes('upgrade'))) await upgradeRun(guides);
+        if (laneList === laneTargets[0] && upgrading) await upgradeRun(guides, sites.upgrade);
       }),
     );
   } finally {
@@ -454,6 +466,11 @@ if (!existsSync(civicrmShPath())) {
     for (const target of targets) {
       await sites[target.name]();
       if (!keep) civicrmSh('stop', targetSite(target));
+    }
+    // The upgrade run stops its own site; this one, when the run did not come to it.
+    if (upgrading) {
+      await sites.upgrade();
+      if (!keep) civicrmSh('stop', upgradeSiteEnv);
     }
   }
 }

@@ -10,7 +10,7 @@
  * file, the owner link, the old file link, a pending upload receipt, a staff link and every
  * setting intact, and the new version answering. Prints `N passed, N failed` last.
  *
- *   node tools/civicrm/upgrade-run.mjs [--version=6.14|5.81] [--keep] [--nx-cache=DIR]
+ *   node tools/civicrm/upgrade-run.mjs [--version=6.14|5.81] [--keep] [--site-started] [--nx-cache=DIR]
  *
  * One CiviCRM version per run (6.14 by default): a run builds the previous release from nothing
  * (its own sources), so a second version would double the longest part for little: the upgrade
@@ -18,15 +18,18 @@
  * --nx-cache=DIR: Nx's cache of an earlier production build of the same sources (the real-CiviCRM
  * suite's guide copy, `/tmp/checkin-guide-<slot>/.nx/cache`): the new release's `npm run build`
  * then restores it instead of building again. HEAD is what is installed: commit first.
- * civicrm.sh and REAL_SUITE_SLOT as in tools/civicrm/real-suite.mjs (this run's site is
- * `/tmp/checkin-civicrm-<slot>-upgrade`, port 8770 + 100 × slot; the service on that + 3).
+ * civicrm.sh and REAL_SUITE_SLOT as in tools/civicrm/real-suite.mjs (this run's site:
+ * tools/civicrm/upgrade-site.mjs; the service on its port + 3). --site-started: the site was
+ * installed fresh for this run (the real-CiviCRM suite starts it with its others), so it is not
+ * reset first.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_KEY, civicrmShPath, siteEnvironment } from '../harness/civicrm-sites.mjs';
+import { ADMIN_KEY, civicrmShPath } from '../harness/civicrm-sites.mjs';
 import { guideScript } from './follow-setup-guide.mjs';
+import { UPGRADE_PACKS, upgradeSite } from './upgrade-site.mjs';
 
 /** The release upgraded from: docs/releasing.md's table (its step 7 moves this on). */
 export const PREVIOUS_RELEASE = { name: '0.1.0', commit: '2525965' };
@@ -35,17 +38,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 const option = (name) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const keep = args.includes('--keep');
+const siteStarted = args.includes('--site-started');
 const version = option('version') ?? '6.14';
 const nxCache = option('nx-cache');
-const PACKS = { 6.14: 'civicrm-standalone-6.14-code.tar.gz', 5.81: 'civicrm-standalone-5.81.1-code.tar.gz' };
-if (!PACKS[version]) throw new Error('--version must be 6.14 or 5.81');
+if (!UPGRADE_PACKS[version]) throw new Error('--version must be 6.14 or 5.81');
 const slot = Number(process.env.REAL_SUITE_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE_SLOT must be 0-9');
 const civicrmSh = civicrmShPath();
-const port = 8770 + slot * 100;
-const base = `/tmp/checkin-civicrm-${slot}-upgrade`;
 const home = `/tmp/checkin-upgrade-${slot}`;
-const site = siteEnvironment({ base, port, pack: PACKS[version] });
+const { port, env: site } = upgradeSite({ slot, version });
 const url = `http://127.0.0.1:${port}`;
 const servicePort = port + 3;
 const totals = { passed: 0, failed: 0 };
@@ -150,7 +151,8 @@ async function main() {
   mkdirSync(previousDir, { recursive: true });
   mkdirSync(site.TMPDIR, { recursive: true });
   run('chmod', ['1777', site.TMPDIR], { capture: true });
-  if (!keep) run('bash', [civicrmSh, 'reset'], { env: { ...process.env, ...site }, capture: true });
+  if (!keep && !siteStarted)
+    run('bash', [civicrmSh, 'reset'], { env: { ...process.env, ...site }, capture: true });
   const started = run('bash', [civicrmSh, 'start'], { env: { ...process.env, ...site }, capture: true });
   if (!step(`CiviCRM ${version} site`, started.ok, started.ok ? '' : started.stdout.slice(-500))) return;
 
@@ -176,7 +178,7 @@ async function main() {
       env: cleanEnv({
         GUIDE_CIVICRM_URL: url,
         GUIDE_CIVICRM_ADMIN_KEY: ADMIN_KEY,
-        GUIDE_CIVICRM_SITE_DIR: join(base, 'site'),
+        GUIDE_CIVICRM_SITE_DIR: join(site.CIVICRM_BASE, 'site'),
         GUIDE_CHECKIN_URL: `http://127.0.0.1:${servicePort}`,
         GUIDE_CHECKIN_PORT: String(servicePort),
       }),
@@ -203,7 +205,7 @@ async function main() {
   const values = {
     CIVICRM_URL: url,
     CIVICRM_ADMIN_KEY: ADMIN_KEY,
-    CIVICRM_SITE_DIR: join(base, 'site'),
+    CIVICRM_SITE_DIR: join(site.CIVICRM_BASE, 'site'),
     CHECKIN_URL: `http://127.0.0.1:${servicePort}`,
     CHECKIN_PORT: String(servicePort),
     CHECKIN_ENV_FILE: join(home, 'checkin.env'),
