@@ -7,12 +7,12 @@ import { type LoadResult, runLoad } from './support/run-load';
 
 /**
  * Sustained load: 100 concurrent connections over the read routes (form data, report, staff
- * report, both health probes), for a warm-up of 6,000 requests and 50 s more. The built service,
+ * report, both health probes), for a warm-up of 3,000 requests and 45 s more. The built service,
  * the built CRM emulator and autocannon each run in a process of their own, so none slows the
  * others' event loop and the service's memory is its own. Every answer must be a 200.
  *
  * Memory must level off: the heap that survives a full garbage collection (support/heap-probe.cjs)
- * may grow by at most 3 MiB between the end of the warm-up and the end of the 50 s, whatever the
+ * may grow by at most 3 MiB between the end of the warm-up and the end of the 45 s, whatever the
  * machine's load. Both reads wait until the service is idle: when the load client stops, up to 100
  * requests still wait for the CRM, each holding its answer's data, and a busy machine read them
  * as 5-6 MiB of growth. Idle, the heap moved by 0.4-0.5 MiB, quiet or beside two CPU hogs; a
@@ -21,8 +21,8 @@ import { type LoadResult, runLoad } from './support/run-load';
  * to hold them and keeps the pages, and it rose by half without an object leaking.
  */
 
-const WARM_UP_REQUESTS = 6_000;
-const SUSTAINED_SECONDS = 50;
+const WARM_UP_REQUESTS = 3_000;
+const SUSTAINED_SECONDS = 45;
 const CONNECTIONS = 100;
 const MAX_HEAP_GROWTH_MIB = 3;
 /** Far above any answer time seen: only a request that hangs counts as a timeout. */
