@@ -273,7 +273,8 @@ if ((wants('reliability') || wants('backend')) && !built && !skipBuild) {
     '--output-style=static',
   ]);
 }
-const realSuiteLabel = 'real CiviCRM (6.14, 5.81, America/Chicago with the restricted API user)';
+const realSuiteLabel =
+  "real CiviCRM (6.14 on UTC; 5.81 on America/Chicago, the service as the guide's API user)";
 let realSuite;
 // The failed build is already counted; an older dist/ must not stand in for it.
 const buildFailed = wants('build') && !skipBuild && !built;

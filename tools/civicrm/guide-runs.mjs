@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCaptured } from '../harness/captured-run.mjs';
+import { settingsFileOf } from './follow-setup-guide.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -127,6 +128,12 @@ export function createGuideRuns({ slot, adminKey }) {
 
     /** The schema installer's output of a guide run (its settings: CRM_ACTIVITY_CUSTOM_GROUP=…). */
     installerOutput: (guide) => readFileSync(join(guide.dir, 'crm-schema.out'), 'utf8'),
+
+    /** The key of the API user the guide created (CRM_API_KEY in its settings file), or ''. */
+    apiKey: (guide) =>
+      /^CRM_API_KEY='([^']*)'$/m.exec(
+        existsSync(settingsFileOf(guide.dir)) ? readFileSync(settingsFileOf(guide.dir), 'utf8') : '',
+      )?.[1] ?? '',
 
     /** The service the guide started, when it is still running: its pid file. */
     pidFile(guide) {

@@ -2,17 +2,16 @@
 /**
  * The real-CiviCRM suite (README.md, "Working on it"; docs/emulator.md, "Checked against the
  * real thing"): for each target below, a fresh CiviCRM Standalone started by civicrm.sh
- * (tools/harness/civicrm-sites.mjs), then set up: on the two supported versions (6.14, 5.81) by following
- * docs/civicrm-setup.md literally (tools/civicrm/guide-runs.mjs): extension, build, schema, API
- * user, settings, start, cron, health; on the third by installing the extension and running the
- * built schema installer (`crm-schema.js --apply`, tools/civicrm/product-site.mjs). Then the jest
- * suite in backend/test/civicrm/ runs against it over HTTP (on the guide's sites including an
+ * (tools/harness/civicrm-sites.mjs), one per supported version (6.14, 5.81), then set up by
+ * following docs/civicrm-setup.md literally (tools/civicrm/guide-runs.mjs): extension, build,
+ * schema, API user, settings, start, cron, health. Then the jest
+ * suite in backend/test/civicrm/ runs against it over HTTP (first including an
  * owner check-in, an upload and a staff download through the service the guide started, before
  * the guide's last command stops it), the extension's end-to-end script and PHPUnit tests
  * (civicrm-extension/tests/), and on the first target the Chromium journey (e2e/civicrm/).
  * Prints `N passed, N failed` last.
  *
- *   node tools/civicrm/real-suite.mjs [--only=6.14,5.81,chicago,upgrade] [--keep] [--lanes=1|2]
+ *   node tools/civicrm/real-suite.mjs [--only=6.14,5.81,upgrade] [--keep] [--lanes=1|2]
  *
  * civicrm.sh comes from CIVICRM_SH, else ../shared/civicrm/civicrm.sh beside the repository. When
  * it (or PHP/MariaDB through it) is not there, the suite is skipped with a message saying how to
@@ -24,9 +23,10 @@
  * Time (docs/performance.md, "The test run"): the sites install one after another in the
  * background from the beginning, while one production build for every guide run is made
  * (guide-runs.mjs); the targets run in two lanes side by side (--lanes=1: one after another), the
- * first lane 6.14 with the journey, the second 5.81 then the third site. The third site serves
- * both settings that need no site of their own: a CRM not on UTC (America/Chicago) and a service
- * holding only the documented API permissions (`--only=restricted` names it too). Each target's
+ * first lane 6.14 with the journey then the upgrade run, the second 5.81. The 5.81 site also
+ * carries both settings that need no site of their own: a CRM not on UTC (America/Chicago) and a
+ * service holding only the documented API permissions, the API user the guide created
+ * (`--only=chicago` and `--only=restricted` name it too). Each target's
  * output is printed whole when it ends; the summary times each target's phases.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGuideRuns } from './guide-runs.mjs';
 import { runCaptured } from '../harness/captured-run.mjs';
-import { installProduct, settingsFrom } from './product-site.mjs';
+import { settingsFrom } from './product-site.mjs';
 import {
   ADMIN_KEY,
   civicrmSh,
@@ -54,8 +54,6 @@ const only = option('only')?.split(',');
 const keep = args.includes('--keep');
 const lanes = Number(option('lanes') ?? 2);
 const results = join(root, 'dist', 'test-results', 'civicrm');
-/** The restricted API user's key (created by tools/civicrm/create-api-user.sh). */
-const RESTRICTED_KEY = 'checkin-restricted-0123456789';
 const slot = Number(process.env.REAL_SUITE_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('REAL_SUITE_SLOT must be 0-9');
 
@@ -67,30 +65,19 @@ const TARGETS = [
     pack: 'civicrm-standalone-6.14-code.tar.gz',
     port: 8740,
     timeZone: 'UTC',
-    guide: true,
     journey: true,
     lane: 0,
   },
   {
     name: '5.81',
+    // The settings that need no site of their own ride on the second version: a CRM not on UTC
+    // and a service holding only the documented API permissions (the API user the guide made).
+    aliases: ['chicago', 'restricted'],
     version: '5.81',
     pack: 'civicrm-standalone-5.81.1-code.tar.gz',
     port: 8750,
-    timeZone: 'UTC',
-    guide: true,
-    lane: 1,
-  },
-  {
-    name: 'chicago',
-    aliases: ['restricted'],
-    version: '6.14',
-    pack: 'civicrm-standalone-6.14-code.tar.gz',
-    port: 8760,
     timeZone: 'America/Chicago',
     restricted: true,
-    // What depends on neither the zone nor the service's key ran on 6.14 already: the installer's
-    // and the API user's own checks need a site per version, and upkeep's steps use the admin key.
-    skipSpecs: ['schema-installer', 'api-user-permissions', 'upkeep'],
     lane: 1,
   },
 ];
@@ -144,7 +131,7 @@ async function runTarget(target, siteReady, guides) {
     const port = target.port + slot * 100;
     // A service left on the guide's port (an earlier run stopped midway) would answer the guide's
     // readiness check in place of the one the guide starts: say so rather than test the wrong one.
-    if (target.guide && (await portAnswers(port + 3))) {
+    if (await portAnswers(port + 3)) {
       return tally.fail(
         label,
         `port ${port + 3}, the guide's service port, is already in use: stop what listens there`,
@@ -192,57 +179,40 @@ async function jestOnSite(label, name, out, { config, args, env, timeoutMs }) {
   tally.jest(label, output);
 }
 
-/** Sets the site up (the guide, or the extension and the schema installer): the service's settings. */
-async function setUp(target, label, url, siteDir, guide, guides, clock, out) {
-  if (guide) {
-    const build = await guides.productionBuild();
-    if (build && !build.ok) out.push(build.output);
-    clock.lap('waiting for the production build');
-    const started = Date.now();
-    const followed = await guides.follow('--until-stop', guide);
-    out.push(followed.output);
-    const seconds = Math.round((Date.now() - started) / 1000);
-    clock.lap('docs/civicrm-setup.md');
-    if (!followed.ok) return tally.fail(label, `following docs/civicrm-setup.md failed (${seconds} s)`);
-    tally.pass(
-      `${label}: docs/civicrm-setup.md followed, service started (${seconds} s)` +
-        (followed.buildRestored
-          ? `; its \`npm run build\` ran as written and Nx restored ${followed.buildRestored} build tasks ` +
-            "from the suite's one production build of the same sources"
-          : ''),
-    );
-    return guides.installerOutput(guide);
-  }
-  const installed = installProduct({ root, siteDir, url, adminKey: ADMIN_KEY, stdio: 'pipe' });
-  out.push(installed.output);
-  if (installed.step === 'extension') return tally.fail(label, 'the extension did not install');
-  if (!installed.ok) return tally.fail(label, 'the schema installer failed');
-  clock.lap('extension and schema');
-  return installed.stdout;
+/** Sets the site up by following the guide: the schema installer's output (the service's settings). */
+async function setUp(label, guide, guides, clock, out) {
+  const build = await guides.productionBuild();
+  if (build && !build.ok) out.push(build.output);
+  clock.lap('waiting for the production build');
+  const started = Date.now();
+  const followed = await guides.follow('--until-stop', guide);
+  out.push(followed.output);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  clock.lap('docs/civicrm-setup.md');
+  if (!followed.ok) return tally.fail(label, `following docs/civicrm-setup.md failed (${seconds} s)`);
+  tally.pass(
+    `${label}: docs/civicrm-setup.md followed, service started (${seconds} s)` +
+      (followed.buildRestored
+        ? `; its \`npm run build\` ran as written and Nx restored ${followed.buildRestored} build tasks ` +
+          "from the suite's one production build of the same sources"
+        : ''),
+  );
+  return guides.installerOutput(guide);
 }
 
 async function runTargetOnSite(target, label, port, clock, guides, out) {
   const civicrmEnv = targetSite(target);
   const url = `http://127.0.0.1:${port}`;
   const siteDir = join(civicrmEnv.CIVICRM_BASE, 'site');
-  // The supported versions are set up by the guide, whose service stays up for the suite.
-  const guide = target.guide
-    ? { dir: guides.copy(target.name), url, site: siteDir, port: port + 3 }
-    : undefined;
+  // Each site is set up by the guide, whose service stays up for the guide-service spec.
+  const guide = { dir: guides.copy(target.name), url, site: siteDir, port: port + 3 };
   try {
-    const installerOutput = await setUp(target, label, url, siteDir, guide, guides, clock, out);
+    const installerOutput = await setUp(label, guide, guides, clock, out);
     if (installerOutput === undefined) return;
-    let serviceKey = ADMIN_KEY;
-    if (target.restricted) {
-      const user = await run('bash', [join(root, 'tools', 'civicrm', 'create-api-user.sh')], {
-        CIVICRM_URL: url,
-        CIVICRM_API_KEY: ADMIN_KEY,
-        API_USER_KEY: RESTRICTED_KEY,
-      });
-      out.push(user.stdout, user.stderr);
-      if (!user.ok) return tally.fail(label, 'the restricted API user could not be created');
-      serviceKey = RESTRICTED_KEY;
-    }
+    // A restricted target's service acts as the API user docs/civicrm-setup.md created; the
+    // suite's own clients keep the administrator's key.
+    const serviceKey = target.restricted ? guides.apiKey(guide) : ADMIN_KEY;
+    if (!serviceKey) return tally.fail(label, "the guide's settings file holds no CRM_API_KEY");
     const suiteEnv = {
       ...settingsFrom(installerOutput),
       CIVICRM_URL: url,
@@ -262,12 +232,10 @@ async function runTargetOnSite(target, label, port, clock, guides, out) {
     // flush CiviCRM's caches or (un)install the extension: CiviCRM then empties and refills its menu
     // table, and a request arriving meanwhile finds its path missing and refills it too, so the
     // flush fails on a duplicate row (docs/upgrading.md, "When to stop the service first").
-    if (guide) {
-      await routesOverHttp(target, `${label} (the guide's service)`, suiteEnv, guide, out, {
-        only: GUIDE_SERVICE_SPEC,
-      });
-      await stopGuideService(label, guide, guides, out);
-    }
+    await routesOverHttp(target, `${label} (the guide's service)`, suiteEnv, guide, out, {
+      only: GUIDE_SERVICE_SPEC,
+    });
+    await stopGuideService(label, guide, guides, out);
     await routesOverHttp(target, label, suiteEnv, undefined, out, { skip: GUIDE_SERVICE_SPEC });
     clock.lap('jest');
     await extensionChecks(target, label, url, siteDir, out);
@@ -443,7 +411,7 @@ if (!existsSync(civicrmShPath())) {
     ],
     { dir: join(results, 'sites'), reset: !keep },
   );
-  if (targets.some((target) => target.guide)) guides.startProductionBuild();
+  if (targets.length > 0) guides.startProductionBuild();
   try {
     const laneTargets = Array.from({ length: Math.max(1, lanes) }, (_, lane) =>
       targets.filter((target) => (lanes > 1 ? target.lane === lane : true)),

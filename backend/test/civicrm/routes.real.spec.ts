@@ -290,7 +290,10 @@ describeReal(`the service against a real CiviCRM (${site?.target ?? 'none config
       { contactId: coop.personId, orgId: coop.orgId },
       { 'X-Admin-Key': TEST_ADMIN_KEY },
     );
-    if (real.restricted) {
+    // The documented API user holds "administer CiviCRM" on 5.x only (tools/civicrm/api-user-permissions-5.81.txt).
+    const [domain] = await crm.api4('Domain', 'get', { select: ['version'], limit: 1 });
+    const majorVersion = Number(String(domain?.['version'] ?? '').split('.')[0]);
+    if (real.restricted && majorVersion >= 6) {
       expect(response.status).toBe(502);
       expect(await response.json()).toMatchObject({
         code: 'CRM_PERMISSION_DENIED',
