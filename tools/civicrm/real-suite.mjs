@@ -270,12 +270,11 @@ const GUIDE_SERVICE_SPEC = 'guide-service';
  * (with the guide's service), or every one but those of `skip`.
  */
 async function routesOverHttp(target, label, suiteEnv, guide, out, { only: pattern, skip } = {}) {
-  const ignored = [...(skip ? [skip] : []), ...(target.skipSpecs ?? [])];
   await jestOnSite(`${label}: routes over HTTP`, `${target.name}${pattern ? `-${pattern}` : ''}`, out, {
     config: 'backend/test/civicrm/jest.config.cjs',
     args: [
       ...(pattern ? ['--testPathPatterns', pattern] : []),
-      ...(ignored.length > 0 ? ['--testPathIgnorePatterns', ...ignored] : []),
+      ...(skip ? ['--testPathIgnorePatterns', skip] : []),
     ],
     env: {
       ...suiteEnv,
