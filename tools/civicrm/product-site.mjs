@@ -1,9 +1,10 @@
 /**
- * Putting the product onto a running CiviCRM site the way the real suite does for the targets it
- * does not set up through docs/civicrm-setup.md: the repository's extension (its `install.sh`),
- * then the built schema installer (`dist/backend/crm-schema.js --apply`), whose printed settings
- * (`CRM_ACTIVITY_CUSTOM_GROUP=…`, the names CiviCRM gave the groups) the service is started with.
- * Shared by tools/civicrm/real-suite.mjs and the scale bench (tools/bench/crm-routes.mjs).
+ * Putting the product onto a running CiviCRM site without following docs/civicrm-setup.md: the
+ * repository's extension (its `install.sh`), then the built schema installer
+ * (`dist/backend/crm-schema.js --apply`), whose printed settings (`CRM_ACTIVITY_CUSTOM_GROUP=…`,
+ * the names CiviCRM gave the groups) the service is started with. The scale bench
+ * (tools/bench/crm-routes.mjs) sets its site up so; the real-CiviCRM suite reads a guide's
+ * installer output with `settingsFrom`.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
