@@ -7,7 +7,7 @@ import { loadAppConfig } from '../../src/app/config/app-config';
 import { CiviCrmHttpClient } from '../../src/app/crm/civicrm-http.client';
 import { desiredSchema } from '../../src/crm-schema/desired-schema';
 import { runSchema } from '../../src/crm-schema/run';
-import { permissionList } from '../support/api-user';
+import { API_USER_PERMISSIONS, API_USER_PERMISSIONS_5X, documentedPermissionsOf } from '../support/api-user';
 import { startTestApp, TEST_ADMIN_KEY, TEST_STAFF_KEY, type TestApp } from '../support/test-app';
 
 /**
@@ -21,9 +21,6 @@ const url = process.env['CIVICRM_URL'];
 const adminKey = process.env['CIVICRM_API_KEY'];
 const ROOT = join(__dirname, '../../..');
 const SCRIPT = join(ROOT, 'tools/civicrm/create-api-user.sh');
-const BASE_PERMISSIONS = permissionList('api-user-permissions.txt');
-/** What CiviCRM 5.x needs on top (see the file's comment). */
-const PERMISSIONS_5X = permissionList('api-user-permissions-5.81.txt');
 /** Measured: a role holding the value has the key's permission too (5.81: administer → access). */
 const IMPLIED_BY: Readonly<Record<string, string>> = { 'access CiviCRM': 'administer CiviCRM' };
 
@@ -53,7 +50,7 @@ if (!url || !adminKey) {
     let checksum = '';
     const missingFor = new Map<string, string[]>();
     /** The documented set for this site's version; known once the version is read. */
-    let PERMISSIONS: string[] = BASE_PERMISSIONS;
+    let PERMISSIONS: string[] = [...API_USER_PERMISSIONS];
 
     jest.setTimeout(600_000);
 
@@ -79,9 +76,7 @@ if (!url || !adminKey) {
 
     beforeAll(async () => {
       Logger.overrideLogger(['error']);
-      const [domain] = await admin.api4('Domain', 'get', { select: ['version'], limit: 1 });
-      const major = Number(String(domain?.['version'] ?? '').split('.')[0]);
-      PERMISSIONS = major < 6 ? [...BASE_PERMISSIONS, ...PERMISSIONS_5X] : BASE_PERMISSIONS;
+      PERMISSIONS = await documentedPermissionsOf(admin);
       const installed = await runSchema(
         admin,
         desiredSchema(config.crm?.customGroups ?? { activity: '', contact: '' }),
@@ -265,7 +260,7 @@ if (!url || !adminKey) {
       expect(allowed.status).toBe(200);
     });
 
-    it.each([...BASE_PERMISSIONS, ...PERMISSIONS_5X])(
+    it.each([...API_USER_PERMISSIONS, ...API_USER_PERMISSIONS_5X])(
       'needs %s: without it some route fails (unless another permission implies it)',
       async (permission) => {
         // On 6.x the 5.x additions are not in the set: nothing to take away.

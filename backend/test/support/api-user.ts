@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CrmClient } from '../../src/app/crm/crm-client';
 import type { TestAppOptions } from './test-app';
 
 const TOOLS = join(__dirname, '../../../tools/civicrm');
@@ -17,6 +18,19 @@ export function permissionList(file: string): string[] {
 
 /** The documented API user's permissions on CiviCRM 6.14 (no administer CiviCRM, so no Setting.get). */
 export const API_USER_PERMISSIONS: readonly string[] = permissionList('api-user-permissions.txt');
+
+/** What CiviCRM 5.x needs on top of API_USER_PERMISSIONS (see the file's comment). */
+export const API_USER_PERMISSIONS_5X: readonly string[] = permissionList('api-user-permissions-5.81.txt');
+
+/**
+ * The documented API user's permissions on the site `client` reaches, as create-api-user.sh grants
+ * them: the 5.x additions below CiviCRM 6.
+ */
+export async function documentedPermissionsOf(client: Pick<CrmClient, 'api4'>): Promise<string[]> {
+  const [domain] = await client.api4('Domain', 'get', { select: ['version'], limit: 1 });
+  const major = Number(String(domain?.['version'] ?? '').split('.')[0]);
+  return major < 6 ? [...API_USER_PERMISSIONS, ...API_USER_PERMISSIONS_5X] : [...API_USER_PERMISSIONS];
+}
 
 /** The API key of an emulated user that holds only the permissions it is given, not the test key's all. */
 export const RESTRICTED_API_KEY = 'restricted-api-key-0123456789';
